@@ -1,0 +1,302 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+
+	"github.com/embedeval/embedeval-go/internal/csyntax"
+	"github.com/embedeval/embedeval-go/internal/devicetree"
+	"github.com/embedeval/embedeval-go/internal/kconfig"
+)
+
+func module(name string, fns map[string]builtinFunc) *starlarkstruct.Module {
+	m := &starlarkstruct.Module{Name: name, Members: starlark.StringDict{}}
+	for n, f := range fns {
+		m.Members[n] = starlark.NewBuiltin(name+"."+n, f)
+	}
+	return m
+}
+
+// withFile unpacks (code, <extra params>) and hands the session's parsed tree
+// of code to f. A parse that fails (too large) yields an empty file view.
+func withFile(f func(b *starlark.Builtin, file *csyntax.File, extra []string) (starlark.Value, error), extra ...string) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		vals := make([]starlark.Value, len(extra))
+		pairs := []any{"code", &code}
+		for i, e := range extra {
+			vals[i] = starlark.None
+			pairs = append(pairs, e, &vals[i])
+		}
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, pairs...); err != nil {
+			return nil, err
+		}
+		strs := make([]string, len(extra))
+		for i, v := range vals {
+			if v == starlark.None {
+				continue
+			}
+			s, ok := starlark.AsString(v)
+			if !ok {
+				return nil, fmt.Errorf("%s: %s must be a string or None, got %s", b.Name(), extra[i], v.Type())
+			}
+			strs[i] = s
+		}
+		file, err := sessionOf(th).parse(code)
+		if err != nil {
+			file = nil
+		}
+		return f(b, file, strs)
+	}
+}
+
+func cModule() *starlarkstruct.Module {
+	return module("c", map[string]builtinFunc{
+		"functions": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			fs := f.Functions()
+			out := make([]starlark.Value, len(fs))
+			for i, fn := range fs {
+				out[i] = cFunction(fn)
+			}
+			return starlark.NewList(out), nil
+		}),
+		"function": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if extra[0] == "" {
+				return nil, fmt.Errorf("%s: missing argument for name", b.Name())
+			}
+			if f == nil {
+				return starlark.None, nil
+			}
+			fn, ok := f.Function(extra[0])
+			if !ok {
+				return starlark.None, nil
+			}
+			return cFunction(fn), nil
+		}, "name"),
+		"calls": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			calls := f.Calls(extra[0])
+			out := make([]starlark.Value, len(calls))
+			for i, c := range calls {
+				out[i] = newStruct(starlark.StringDict{"name": starlark.String(c.Name), "args": stringsToList(c.Args),
+					"line": starlark.MakeInt(c.Line), "function": starlark.String(c.Function)})
+			}
+			return starlark.NewList(out), nil
+		}, "within"),
+		"declarations": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			ds := f.Declarations(extra[0])
+			out := make([]starlark.Value, len(ds))
+			for i, d := range ds {
+				out[i] = newStruct(starlark.StringDict{"name": starlark.String(d.Name), "type": starlark.String(d.Type),
+					"qualifiers": stringsToList(d.Qualifiers), "storage": stringsToList(d.Storage),
+					"pointer": starlark.Bool(d.Pointer), "array": starlark.Bool(d.Array), "init": starlark.String(d.Init),
+					"line": starlark.MakeInt(d.Line), "scope": starlark.String(d.Scope)})
+			}
+			return starlark.NewList(out), nil
+		}, "within"),
+		"includes": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			inc := f.Includes()
+			out := make([]starlark.Value, len(inc))
+			for i, in := range inc {
+				out[i] = newStruct(starlark.StringDict{"path": starlark.String(in.Path), "system": starlark.Bool(in.System), "line": starlark.MakeInt(in.Line)})
+			}
+			return starlark.NewList(out), nil
+		}),
+		"macros": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			ms := f.Macros()
+			out := make([]starlark.Value, len(ms))
+			for i, m := range ms {
+				out[i] = newStruct(starlark.StringDict{"name": starlark.String(m.Name), "params": stringsToList(m.Params),
+					"function_like": starlark.Bool(m.FunctionLike), "value": starlark.String(m.Value), "line": starlark.MakeInt(m.Line)})
+			}
+			return starlark.NewList(out), nil
+		}),
+		"has_errors": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+			return starlark.Bool(f == nil || f.HasErrors()), nil
+		}),
+		"query": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if extra[0] == "" {
+				return nil, fmt.Errorf("%s: missing argument for pattern", b.Name())
+			}
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			ms, err := f.Query(extra[0])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			}
+			out := make([]starlark.Value, len(ms))
+			for i, m := range ms {
+				d := starlark.NewDict(len(m.Captures))
+				names := make([]string, 0, len(m.Captures))
+				for n := range m.Captures {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					caps := make([]starlark.Value, len(m.Captures[n]))
+					for j, c := range m.Captures[n] {
+						caps[j] = newStruct(starlark.StringDict{"text": starlark.String(c.Text), "kind": starlark.String(c.Kind),
+							"line": starlark.MakeInt(c.Line), "end_line": starlark.MakeInt(c.EndLine)})
+					}
+					_ = d.SetKey(starlark.String(n), starlark.NewList(caps))
+				}
+				out[i] = d
+			}
+			return starlark.NewList(out), nil
+		}, "pattern"),
+	})
+}
+
+func cFunction(fn csyntax.Function) starlark.Value {
+	params := make([]starlark.Value, len(fn.Params))
+	for i, p := range fn.Params {
+		params[i] = newStruct(starlark.StringDict{"type": starlark.String(p.Type), "name": starlark.String(p.Name)})
+	}
+	return newStruct(starlark.StringDict{
+		"name": starlark.String(fn.Name), "return_type": starlark.String(fn.ReturnType), "params": starlark.NewList(params),
+		"body": starlark.String(fn.Body), "line": starlark.MakeInt(fn.Line), "end_line": starlark.MakeInt(fn.EndLine),
+		"static": starlark.Bool(fn.Static), "inline": starlark.Bool(fn.Inline), "attributes": stringsToList(fn.Attributes),
+	})
+}
+
+func kconfigModule() *starlarkstruct.Module {
+	return module("kconfig", map[string]builtinFunc{
+		"parse": func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var text string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "text", &text); err != nil {
+				return nil, err
+			}
+			frag := kconfig.Parse(text)
+			assigns := make([]starlark.Value, len(frag.Assignments))
+			values := starlark.NewDict(len(frag.Assignments))
+			for i, a := range frag.Assignments {
+				assigns[i] = newStruct(starlark.StringDict{"symbol": starlark.String(a.Symbol), "value": starlark.String(a.Value),
+					"kind": starlark.String(a.Kind), "line": starlark.MakeInt(a.Line)})
+				_ = values.SetKey(starlark.String(a.Symbol), starlark.String(a.Value))
+			}
+			problems := make([]starlark.Value, len(frag.Problems))
+			for i, p := range frag.Problems {
+				problems[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(p.Line), "message": starlark.String(p.Message)})
+			}
+			value := starlark.NewBuiltin("value", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var sym string
+				var def starlark.Value = starlark.None
+				if err := starlark.UnpackArgs(b.Name(), args, kwargs, "symbol", &sym, "default?", &def); err != nil {
+					return nil, err
+				}
+				if v, ok := frag.Value(sym); ok {
+					return starlark.String(v), nil
+				}
+				return def, nil
+			})
+			enabled := starlark.NewBuiltin("enabled", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var sym string
+				if err := starlark.UnpackArgs(b.Name(), args, kwargs, "symbol", &sym); err != nil {
+					return nil, err
+				}
+				return starlark.Bool(frag.Enabled(sym)), nil
+			})
+			return newStruct(starlark.StringDict{"assignments": starlark.NewList(assigns), "values": values,
+				"problems": starlark.NewList(problems), "duplicates": stringsToList(frag.Duplicates()),
+				"value": value, "enabled": enabled}), nil
+		},
+	})
+}
+
+func dtsModule() *starlarkstruct.Module {
+	return module("dts", map[string]builtinFunc{
+		"parse": func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var text string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "text", &text); err != nil {
+				return nil, err
+			}
+			tree, err := devicetree.Parse(text)
+			errV := starlark.Value(starlark.None)
+			if err != nil {
+				errV = starlark.String(err.Error())
+				tree = &devicetree.Tree{}
+			}
+			converted := map[*devicetree.Node]starlark.Value{}
+			nodes := make([]starlark.Value, len(tree.Nodes))
+			for i, n := range tree.Nodes {
+				nodes[i] = dtsNode(n, converted)
+			}
+			labels := starlark.NewDict(0)
+			names := []string{}
+			for l := range tree.Labels() {
+				names = append(names, l)
+			}
+			sort.Strings(names)
+			for _, l := range names {
+				_ = labels.SetKey(starlark.String(l), dtsNode(tree.Labels()[l], converted))
+			}
+			find := starlark.NewBuiltin("node", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var key string
+				if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path_or_label", &key); err != nil {
+					return nil, err
+				}
+				n, ok := tree.Node(key)
+				if !ok {
+					return starlark.None, nil
+				}
+				return dtsNode(n, converted), nil
+			})
+			return newStruct(starlark.StringDict{"nodes": starlark.NewList(nodes), "labels": labels, "error": errV, "node": find}), nil
+		},
+	})
+}
+
+func dtsNode(n *devicetree.Node, seen map[*devicetree.Node]starlark.Value) starlark.Value {
+	if v, ok := seen[n]; ok {
+		return v
+	}
+	props := starlark.NewDict(len(n.Properties))
+	for _, p := range n.Properties {
+		_ = props.SetKey(starlark.String(p.Name), starlark.String(p.Value))
+	}
+	children := make([]string, len(n.Children))
+	for i, c := range n.Children {
+		children[i] = c.Path
+	}
+	prop := func(name string, conv func(devicetree.Property) starlark.Value) *starlark.Builtin {
+		return starlark.NewBuiltin(name, func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var key string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name", &key); err != nil {
+				return nil, err
+			}
+			p, ok := n.Property(key)
+			if !ok {
+				return starlark.None, nil
+			}
+			return conv(p), nil
+		})
+	}
+	v := newStruct(starlark.StringDict{
+		"path": starlark.String(n.Path), "name": starlark.String(n.Name), "unit_address": starlark.String(n.UnitAddress),
+		"labels": stringsToList(n.Labels), "ref": starlark.String(n.Ref), "line": starlark.MakeInt(n.Line),
+		"properties": props, "children": stringsToList(children),
+		"prop":    prop("prop", func(p devicetree.Property) starlark.Value { return starlark.String(p.Value) }),
+		"strings": prop("strings", func(p devicetree.Property) starlark.Value { return stringsToList(p.Strings()) }),
+		"cells":   prop("cells", func(p devicetree.Property) starlark.Value { return stringsToList(p.Cells()) }),
+	})
+	seen[n] = v
+	return v
+}

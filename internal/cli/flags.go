@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+)
+
+// corpusFlags are the flags that choose cases; every command that reads the
+// corpus takes them, with the same names and meanings.
+type corpusFlags struct {
+	casesDir, privateDir string
+	includePrivate       bool
+	filter               cases.Filter
+}
+
+func (f *corpusFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.casesDir, "cases", "cases", "corpus root (cases/<sdk>/<case-id>/ or flat cases/<case-id>/)")
+	fl.StringVar(&f.privateDir, "private-cases", "", "an additional corpus root of private cases")
+	fl.BoolVar(&f.includePrivate, "include-private", false, "select private cases (visibility: private, or under --private-cases)")
+	fl.StringSliceVar(&f.filter.Categories, "category", nil, "only these categories (repeatable or comma-separated)")
+	fl.StringSliceVar(&f.filter.Difficulties, "difficulty", nil, "only these difficulties: easy, medium, hard")
+	fl.StringSliceVar(&f.filter.Tiers, "tier", nil, "only these tiers: sanity, core, challenge")
+	fl.StringSliceVar(&f.filter.Platforms, "platform", nil, "only these platforms")
+	fl.StringSliceVar(&f.filter.SDKs, "sdk", nil, "only these sdks")
+	fl.StringVar(&f.filter.Visibility, "visibility", "", "only public or only private cases")
+	fl.StringVar(&f.filter.AfterDate, "after-date", "", "only cases created on or after this date (YYYY-MM-DD)")
+	fl.StringSliceVar(&f.filter.IDs, "case", nil, "only these case ids")
+}
+
+// resolved returns the filter with --include-private applied, validated.
+func (f *corpusFlags) resolved() (cases.Filter, error) {
+	flt := f.filter
+	flt.IncludePrivate = f.includePrivate || flt.Visibility == "private"
+	if err := flt.Validate(); err != nil {
+		return flt, usageError(err)
+	}
+	return flt, nil
+}

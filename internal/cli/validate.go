@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/validate"
+)
+
+func newValidateCommand() *cobra.Command {
+	var corpus corpusFlags
+	var layers string
+	var asJSON, verbose bool
+	var jobs int
+	var limits checks.Limits
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check cases: metadata, check files, reference through every layer, negatives, coverage",
+		Long: `validate checks every selected case the way a case pull request is reviewed:
+
+  - metadata.yaml against the schema (unknown fields, enums, id = directory name)
+  - prompt, reference and check files present, UTF-8, within size limits
+  - check files load; the scope audit finds no raw substring tests on the code
+  - the reference passes every selected layer that can run here
+  - every must_fail negative changes the reference and makes each check it
+    names fail (should_fail misses are warnings)
+  - accepted variants under checks/accept/ pass like the reference
+  - L4 coverage: which checks no must_fail negative defends
+
+Exit code 1 when anything is wrong, 2 on bad flags.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			flt, err := corpus.resolved()
+			if err != nil {
+				return err
+			}
+			set, err := eval.ParseLayers(layers)
+			if err != nil {
+				return usageError(err)
+			}
+			rep, err := validate.Run(cmd.Context(), validate.Options{
+				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
+				Layers: set, Jobs: jobs, Limits: limits,
+			})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				err = validate.WriteJSON(cmd.OutOrStdout(), rep)
+			} else {
+				err = validate.WriteText(cmd.OutOrStdout(), rep, verbose)
+			}
+			if err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return findings("%d of %d cases failed validation", rep.Summary.Failed, rep.Summary.Cases)
+			}
+			return nil
+		},
+	}
+	corpus.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
+	fl.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "also list checks no negative defends")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "cases validated in parallel (0: one per CPU)")
+	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
+	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
+	return cmd
+}

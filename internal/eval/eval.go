@@ -1,0 +1,310 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/result"
+)
+
+// MaxCodeBytes is the largest generated solution the evaluator looks at. Larger
+// code fails L0 without running checks: no firmware answer is that long, and
+// checks on it would only burn time.
+const MaxCodeBytes = 1 << 20
+
+// CaseChecks is a case with its check files loaded.
+type CaseChecks struct {
+	Case      *cases.Case
+	Static    *checks.CheckModule
+	Behavior  *checks.CheckModule
+	Negatives *checks.NegativeSet // nil when the case has none
+}
+
+// LoadCaseChecks loads the case's check files. Every load error is returned as
+// a problem naming file:line:col.
+func LoadCaseChecks(ctx context.Context, rt *checks.Runtime, c *cases.Case) (*CaseChecks, []diag.Problem) {
+	cc := &CaseChecks{Case: c}
+	var problems []diag.Problem
+	add := func(err error) {
+		var ae *diag.AsError
+		if errors.As(err, &ae) {
+			problems = append(problems, ae.Problem)
+		} else {
+			problems = append(problems, diag.Errorf(c.Dir, 0, 0, "check-load", "%v", err))
+		}
+	}
+	var err error
+	if cc.Static, err = rt.LoadChecksFile(ctx, c.StaticPath); err != nil {
+		add(err)
+	}
+	if cc.Behavior, err = rt.LoadChecksFile(ctx, c.BehaviorPath); err != nil {
+		add(err)
+	}
+	if c.NegativesPath != "" {
+		if cc.Negatives, err = rt.LoadNegativesFile(ctx, c.NegativesPath); err != nil {
+			add(err)
+		}
+	}
+	return cc, problems
+}
+
+// Evaluator runs the layers. It is safe for concurrent use; each goroutine
+// passes its own checks.Session.
+type Evaluator struct {
+	Toolchain Toolchain
+	Layers    LayerSet
+}
+
+// New returns an evaluator running the given layers with toolchain tc (nil
+// means NoToolchain).
+func New(tc Toolchain, layers LayerSet) *Evaluator {
+	if tc == nil {
+		tc = NoToolchain{}
+	}
+	return &Evaluator{Toolchain: tc, Layers: layers}
+}
+
+// Subject names what is evaluated, for the result record.
+type Subject struct {
+	Model   string
+	Attempt int
+}
+
+// Evaluate runs every selected layer on code and returns the full record.
+func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChecks, code string, subj Subject) result.EvalResult {
+	start := time.Now()
+	res := result.EvalResult{CaseID: cc.Case.Meta.ID, Model: subj.Model, Attempt: subj.Attempt}
+	code, res.Notes = sanitize(code)
+	res.GeneratedCode = code
+	halted := ""
+	var staticNames map[string]bool
+	for n := result.LayerStatic; n <= result.LayerMutation; n++ {
+		lr := result.LayerResult{Layer: n, Name: result.LayerName(n), Details: []result.CheckDetail{}}
+		t0 := time.Now()
+		switch {
+		case halted != "":
+			lr.Status, lr.Reason = result.StatusSkipped, halted
+		case !e.Layers.Has(n):
+			lr.Status, lr.Reason = result.StatusSkipped, "not selected (--layers)"
+		default:
+			switch n {
+			case result.LayerStatic:
+				if len(code) > MaxCodeBytes {
+					lr.Status = result.StatusFailed
+					lr.Reason = fmt.Sprintf("generated code is %d bytes; the limit is %d bytes", len(code), MaxCodeBytes)
+					break
+				}
+				e.runChecks(ctx, s, cc.Static, code, &lr)
+				staticNames = nameSet(lr.Details)
+			case result.LayerCompile:
+				e.toolchainLayer(ctx, cc.Case, code, &lr, cc.Case.Meta.L1Skip, e.Toolchain.Compile)
+			case result.LayerRuntime:
+				e.toolchainLayer(ctx, cc.Case, code, &lr, cc.Case.Meta.L2Skip, e.Toolchain.Run)
+			case result.LayerHeuristic:
+				e.runChecks(ctx, s, cc.Behavior, code, &lr)
+				for _, d := range lr.Details {
+					if staticNames[d.CheckName] && lr.Status != result.StatusError {
+						lr.Status = result.StatusError
+						p := diag.Errorf(cc.Behavior.Path, 0, 0, "check-shape", "check_name %q is also returned by %s; check names must be unique in a case", d.CheckName, cc.Static.Path)
+						lr.Error, lr.Problem = result.Ptr(p.String()), &p
+					}
+				}
+			case result.LayerMutation:
+				e.mutationLayer(ctx, s, cc, code, &lr)
+			}
+		}
+		lr.Passed = lr.Status == result.StatusPassed
+		lr.DurationSeconds = time.Since(t0).Seconds()
+		res.Layers = append(res.Layers, lr)
+		if halted == "" && n != result.LayerMutation {
+			switch lr.Status {
+			case result.StatusFailed:
+				layer := n
+				res.FailedAtLayer = &layer
+				halted = fmt.Sprintf("halted: L%d %s failed", n, lr.Name)
+			case result.StatusError:
+				halted = fmt.Sprintf("halted: L%d %s could not run", n, lr.Name)
+			}
+		}
+	}
+	switch {
+	case res.FailedAtLayer != nil:
+		res.Status = result.StatusFailed
+	case anyError(res.Layers[:result.LayerMutation]):
+		res.Status = result.StatusError
+	default:
+		res.Status, res.Passed = result.StatusPassed, true
+	}
+	res.TotalTimeSeconds = time.Since(start).Seconds()
+	return res
+}
+
+func anyError(ls []result.LayerResult) bool {
+	for _, l := range ls {
+		if l.Status == result.StatusError {
+			return true
+		}
+	}
+	return false
+}
+
+func nameSet(ds []result.CheckDetail) map[string]bool {
+	m := make(map[string]bool, len(ds))
+	for _, d := range ds {
+		m[d.CheckName] = true
+	}
+	return m
+}
+
+// runChecks fills lr from one check module.
+func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.CheckModule, code string, lr *result.LayerResult) {
+	if m == nil {
+		lr.Status, lr.Error = result.StatusError, result.Ptr("check file did not load")
+		return
+	}
+	details, err := m.Run(ctx, s, code)
+	if err != nil {
+		lr.Status, lr.Error = result.StatusError, result.Ptr(err.Error())
+		var ae *diag.AsError
+		if errors.As(err, &ae) {
+			p := ae.Problem
+			lr.Problem = &p
+		}
+		return
+	}
+	lr.Details = details
+	lr.Status = result.StatusPassed
+	if len(details) == 0 {
+		lr.Status, lr.Reason = result.StatusSkipped, "run_checks returned no checks"
+	}
+	for _, d := range details {
+		if !d.Passed {
+			lr.Status = result.StatusFailed
+		}
+	}
+}
+
+func (e *Evaluator) toolchainLayer(ctx context.Context, c *cases.Case, code string, lr *result.LayerResult, optOut bool, run func(context.Context, *cases.Case, string) result.LayerResult) {
+	if optOut {
+		lr.Status, lr.Reason = result.StatusSkipped, fmt.Sprintf("case opts out (l%d_skip: true)", lr.Layer)
+		return
+	}
+	out := run(ctx, c, code)
+	out.Layer, out.Name = lr.Layer, lr.Name
+	if out.Details == nil {
+		out.Details = []result.CheckDetail{}
+	}
+	*lr = out
+}
+
+// mutationLayer is L4: every negative is applied to the code under evaluation
+// and the L0+L3 checks run on the mutant; each (negative, must_fail check) pair
+// is recorded. Mutations that leave the code unchanged, or that cannot be
+// applied to this code, are recorded and skipped.
+func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *CaseChecks, code string, lr *result.LayerResult) {
+	if cc.Negatives == nil {
+		lr.Status, lr.Reason = result.StatusSkipped, "case has no negatives (checks/negatives.star)"
+		return
+	}
+	applied, missed := 0, 0
+	for _, neg := range cc.Negatives.Negatives {
+		mr := MutateAndCheck(ctx, s, cc, neg, code)
+		lr.Mutations = append(lr.Mutations, mr)
+		if mr.Outcome != result.MutationApplied {
+			continue
+		}
+		applied++
+		for _, v := range mr.MustFail {
+			actual := "passed"
+			if v.Missing {
+				actual = "not reported"
+			} else if v.Caught {
+				actual = "failed"
+			}
+			if !v.Caught {
+				missed++
+			}
+			lr.Details = append(lr.Details, result.CheckDetail{
+				CheckName: neg.Name + "/" + v.CheckName, Passed: v.Caught,
+				Expected: result.Ptr("check fails on the mutant"), Actual: result.Ptr(actual),
+				CheckType: result.CheckTypeMutation, Weight: 1,
+			})
+		}
+	}
+	switch {
+	case missed > 0:
+		lr.Status = result.StatusFailed
+		lr.Reason = fmt.Sprintf("%d seeded bug(s) not caught by the checks they name", missed)
+	case applied == 0:
+		lr.Status, lr.Reason = result.StatusSkipped, "no mutation changed this code"
+	default:
+		lr.Status = result.StatusPassed
+	}
+}
+
+// MutateAndCheck applies one negative to code and runs the L0 and L3 checks
+// on the mutant.
+func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg *checks.Negative, code string) result.MutationResult {
+	mr := result.MutationResult{Name: neg.Name}
+	mutant, err := neg.Apply(ctx, s, code)
+	if err != nil {
+		mr.Outcome, mr.Error = result.MutationError, err.Error()
+		return mr
+	}
+	if mutant == code {
+		mr.Outcome = result.MutationUnchanged
+		return mr
+	}
+	var details []result.CheckDetail
+	for _, m := range []*checks.CheckModule{cc.Static, cc.Behavior} {
+		if m == nil {
+			continue
+		}
+		ds, err := m.Run(ctx, s, mutant)
+		if err != nil {
+			mr.Outcome, mr.Error = result.MutationError, fmt.Sprintf("negative %q: checks raised on the mutant: %v", neg.Name, err)
+			return mr
+		}
+		details = append(details, ds...)
+	}
+	byName := map[string]bool{}
+	for _, d := range details {
+		byName[d.CheckName] = d.Passed
+	}
+	verdict := func(name string) result.CheckVerdict {
+		passed, found := byName[name]
+		return result.CheckVerdict{CheckName: name, Caught: found && !passed, Missing: !found}
+	}
+	for _, n := range neg.MustFail {
+		mr.MustFail = append(mr.MustFail, verdict(n))
+	}
+	for _, n := range neg.ShouldFail {
+		mr.ShouldFail = append(mr.ShouldFail, verdict(n))
+	}
+	mr.Outcome = result.MutationApplied
+	return mr
+}
+
+// sanitize replaces invalid UTF-8 so that checks, syntax trees and JSON all see
+// the same text, and says so in a note.
+func sanitize(code string) (string, []string) {
+	if utf8.ValidString(code) {
+		return code, nil
+	}
+	bad := 0
+	for i := 0; i < len(code); {
+		r, size := utf8.DecodeRuneInString(code[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad++
+		}
+		i += size
+	}
+	return strings.ToValidUTF8(code, "\uFFFD"), []string{fmt.Sprintf("generated code held %d invalid UTF-8 byte(s); each run was replaced by U+FFFD", bad)}
+}

@@ -1,0 +1,149 @@
+// Package result defines the records an evaluation produces: CheckDetail,
+// LayerResult and EvalResult, with the JSON field names of the seed
+// implementation plus an explicit per-layer status. It holds data only; the
+// evaluator fills it and scoring and reporting read it.
+package result
+
+import "github.com/embedeval/embedeval-go/internal/diag"
+
+// CheckType values with a meaning fixed by the interop contract.
+const (
+	// CheckTypeMutation marks L4 synthetic checks; authors must not use it, and
+	// per-check statistics exclude it.
+	CheckTypeMutation = "mutation"
+)
+
+// CheckDetail is one check's outcome (interop contract §2.2).
+type CheckDetail struct {
+	CheckName string  `json:"check_name"`
+	Passed    bool    `json:"passed"`
+	Expected  *string `json:"expected"`
+	Actual    *string `json:"actual"`
+	CheckType string  `json:"check_type"`
+	Weight    float64 `json:"weight"`
+}
+
+// Layer numbers, in the order the evaluator runs them.
+const (
+	LayerStatic    = 0
+	LayerCompile   = 1
+	LayerRuntime   = 2
+	LayerHeuristic = 3
+	LayerMutation  = 4
+)
+
+// LayerName returns the seed's name of a layer number.
+func LayerName(layer int) string {
+	switch layer {
+	case LayerStatic:
+		return "static"
+	case LayerCompile:
+		return "compile"
+	case LayerRuntime:
+		return "runtime"
+	case LayerHeuristic:
+		return "heuristic"
+	case LayerMutation:
+		return "mutation"
+	}
+	return "unknown"
+}
+
+// Status is what happened to a layer.
+type Status string
+
+const (
+	// StatusPassed means the layer ran and everything in it passed.
+	StatusPassed Status = "passed"
+	// StatusFailed means the layer ran and found a fault in the code.
+	StatusFailed Status = "failed"
+	// StatusSkipped means the layer did not run; Reason says why. Never a pass.
+	StatusSkipped Status = "skipped"
+	// StatusError means the layer could not give a verdict because of the case or
+	// the infrastructure (a broken check, a crashed toolchain); never a model
+	// failure.
+	StatusError Status = "error"
+)
+
+// LayerResult is the outcome of one layer for one piece of code.
+type LayerResult struct {
+	Layer int    `json:"layer"`
+	Name  string `json:"name"`
+	// Passed is true only when Status is passed.
+	Passed          bool          `json:"passed"`
+	Status          Status        `json:"status"`
+	Reason          string        `json:"reason,omitempty"`
+	Details         []CheckDetail `json:"details"`
+	Error           *string       `json:"error"`
+	DurationSeconds float64       `json:"duration_seconds"`
+	// Mutations holds the per-negative outcomes of L4.
+	Mutations []MutationResult `json:"mutations,omitempty"`
+	// Problem is the structured form of Error when the cause is a located
+	// problem in a case file; it is not serialised.
+	Problem *diag.Problem `json:"-"`
+}
+
+// MutationOutcome is what happened to one negative in L4.
+type MutationOutcome string
+
+const (
+	// MutationApplied means the mutant differed from the code and was checked.
+	MutationApplied MutationOutcome = "applied"
+	// MutationUnchanged means the mutation left the code as it was, so it says
+	// nothing about the checks; it is skipped.
+	MutationUnchanged MutationOutcome = "unchanged"
+	// MutationError means the mutation or the checks on the mutant raised.
+	MutationError MutationOutcome = "error"
+)
+
+// MutationResult is one negative applied to one piece of code.
+type MutationResult struct {
+	Name    string          `json:"name"`
+	Outcome MutationOutcome `json:"outcome"`
+	// Caught lists, for each must_fail check, whether it failed on the mutant.
+	MustFail []CheckVerdict `json:"must_fail,omitempty"`
+	// ShouldFail lists the soft expectations.
+	ShouldFail []CheckVerdict `json:"should_fail,omitempty"`
+	Error      string         `json:"error,omitempty"`
+}
+
+// CheckVerdict says whether a named check failed on a mutant ("caught").
+type CheckVerdict struct {
+	CheckName string `json:"check_name"`
+	Caught    bool   `json:"caught"`
+	// Missing is set when the check did not report at all on the mutant.
+	Missing bool `json:"missing,omitempty"`
+}
+
+// EvalResult is the evaluation of one generated (or reference) solution of one
+// case through every layer.
+type EvalResult struct {
+	CaseID        string        `json:"case_id"`
+	Model         string        `json:"model"`
+	Attempt       int           `json:"attempt"`
+	GeneratedCode string        `json:"generated_code"`
+	Layers        []LayerResult `json:"layers"`
+	// FailedAtLayer is the first layer that failed, or nil.
+	FailedAtLayer *int `json:"failed_at_layer"`
+	// Passed is the case verdict: every layer that ran passed (L4 excluded).
+	Passed bool `json:"passed"`
+	// Status is passed, failed, or error (the verdict could not be given; kept
+	// out of pass@k denominators).
+	Status           Status  `json:"status"`
+	TotalTimeSeconds float64 `json:"total_time_seconds"`
+	// Notes are non-fatal remarks about the input (e.g. replaced invalid UTF-8).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Layer returns the result of layer n, if present.
+func (r *EvalResult) Layer(n int) (LayerResult, bool) {
+	for _, l := range r.Layers {
+		if l.Layer == n {
+			return l, true
+		}
+	}
+	return LayerResult{}, false
+}
+
+// Ptr returns a pointer to s, for the optional string fields.
+func Ptr(s string) *string { return &s }

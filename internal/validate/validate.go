@@ -1,0 +1,394 @@
+// Package validate checks a corpus of cases the way a maintainer reviewing a
+// case pull request would: metadata, layout, check files that load, the scope
+// audit, the reference solution through every selected layer, every negative
+// killing the checks it names, accepted variants passing, and the L4 coverage of
+// each case's checks. It reports problems; it never changes a case.
+package validate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/result"
+)
+
+// Options configure a validation run.
+type Options struct {
+	CasesDir        string
+	PrivateCasesDir string
+	Filter          cases.Filter
+	Layers          eval.LayerSet
+	Jobs            int
+	Toolchain       eval.Toolchain
+	Limits          checks.Limits
+}
+
+// LayerSummary is one layer of the reference's evaluation.
+type LayerSummary struct {
+	Layer  int           `json:"layer"`
+	Name   string        `json:"name"`
+	Status result.Status `json:"status"`
+	Reason string        `json:"reason,omitempty"`
+}
+
+// NegativeReport is one negative applied to the reference.
+type NegativeReport struct {
+	Name       string                `json:"name"`
+	Outcome    result.MutationOutcome `json:"outcome"`
+	MustFail   []result.CheckVerdict `json:"must_fail,omitempty"`
+	ShouldFail []result.CheckVerdict `json:"should_fail,omitempty"`
+}
+
+// Coverage says which checks the negatives defend.
+type Coverage struct {
+	Checks     []string `json:"checks"`
+	Defended   []string `json:"defended"`
+	Undefended []string `json:"undefended"`
+}
+
+// VariantReport is one accepted variant under checks/accept/.
+type VariantReport struct {
+	File   string         `json:"file"`
+	Passed bool           `json:"passed"`
+	Layers []LayerSummary `json:"layers"`
+}
+
+// CaseReport is everything validate found about one case.
+type CaseReport struct {
+	ID        string           `json:"id"`
+	Dir       string           `json:"dir"`
+	OK        bool             `json:"ok"`
+	Hash      string           `json:"hash,omitempty"`
+	Layers    []LayerSummary   `json:"layers"`
+	Negatives []NegativeReport `json:"negatives"`
+	Coverage  *Coverage        `json:"coverage,omitempty"`
+	Variants  []VariantReport  `json:"accepted_variants"`
+	Problems  []diag.Problem   `json:"problems"`
+}
+
+// Summary counts the outcome of a run.
+type Summary struct {
+	Cases    int `json:"cases"`
+	OK       int `json:"ok"`
+	Failed   int `json:"failed"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+// Report is the result of validating a corpus.
+type Report struct {
+	Layers   string         `json:"layers"`
+	Cases    []CaseReport   `json:"cases"`
+	Problems []diag.Problem `json:"problems"`
+	Summary  Summary        `json:"summary"`
+}
+
+// OK reports whether nothing is wrong.
+func (r *Report) OK() bool { return r.Summary.Failed == 0 && !diag.HasErrors(r.Problems) }
+
+// Run validates every selected case. One broken case never stops the others.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	rt, err := checks.NewRuntime(opts.Limits, nil)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Layers == 0 {
+		opts.Layers = eval.AllLayers
+	}
+	ev := eval.New(opts.Toolchain, opts.Layers)
+	rep := &Report{Layers: opts.Layers.String(), Problems: []diag.Problem{}}
+	var entries []cases.Entry
+	es, ps := cases.Discover(opts.CasesDir, false)
+	entries = append(entries, es...)
+	rep.Problems = append(rep.Problems, ps...)
+	if opts.PrivateCasesDir != "" {
+		es, ps := cases.Discover(opts.PrivateCasesDir, true)
+		entries = append(entries, es...)
+		rep.Problems = append(rep.Problems, ps...)
+	}
+	reports := make([]*CaseReport, len(entries))
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := rt.NewSession()
+			defer s.Close()
+			for i := range work {
+				reports[i] = validateCase(ctx, rt, ev, s, entries[i], opts.Filter)
+			}
+		}()
+	}
+	for i := range entries {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	ids := map[string]string{}
+	for _, cr := range reports {
+		if cr == nil {
+			continue
+		}
+		if cr.ID != "" {
+			if prev, dup := ids[cr.ID]; dup {
+				cr.Problems = append(cr.Problems, diag.Errorf(filepath.Join(cr.Dir, "metadata.yaml"), 0, 0, "metadata", "duplicate case id %q (also used by %s)", cr.ID, prev))
+			} else {
+				ids[cr.ID] = cr.Dir
+			}
+		}
+		diag.Sort(cr.Problems)
+		cr.OK = !diag.HasErrors(cr.Problems)
+		rep.Cases = append(rep.Cases, *cr)
+	}
+	diag.Sort(rep.Problems)
+	rep.Summary = summarize(rep)
+	return rep, nil
+}
+
+func summarize(rep *Report) Summary {
+	s := Summary{Cases: len(rep.Cases)}
+	count := func(ps []diag.Problem) {
+		for _, p := range ps {
+			if p.Severity == diag.Error {
+				s.Errors++
+			} else {
+				s.Warnings++
+			}
+		}
+	}
+	count(rep.Problems)
+	for _, c := range rep.Cases {
+		if c.OK {
+			s.OK++
+		} else {
+			s.Failed++
+		}
+		count(c.Problems)
+	}
+	return s
+}
+
+// validateCase returns nil when the case is filtered out.
+func validateCase(ctx context.Context, rt *checks.Runtime, ev *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter) *CaseReport {
+	cr := &CaseReport{ID: e.Name, Dir: e.Dir, Layers: []LayerSummary{}, Negatives: []NegativeReport{}, Variants: []VariantReport{}, Problems: []diag.Problem{}}
+	c, ps := cases.Load(e)
+	cr.Problems = append(cr.Problems, ps...)
+	if c.Meta.ID != "" {
+		cr.ID = c.Meta.ID
+	}
+	cr.Hash = c.Hash
+	if diag.HasErrors(ps) {
+		return cr
+	}
+	f.IncludePrivate = f.IncludePrivate || e.Private
+	if !f.Match(c) {
+		return nil
+	}
+	cc, ps := eval.LoadCaseChecks(ctx, rt, c)
+	cr.Problems = append(cr.Problems, ps...)
+	for _, m := range []*checks.CheckModule{cc.Static, cc.Behavior} {
+		if m != nil {
+			cr.Problems = append(cr.Problems, checks.AuditScope(m.Path, m.Source)...)
+		}
+	}
+	if diag.HasErrors(ps) {
+		return cr
+	}
+	refBytes, err := os.ReadFile(c.ReferencePath)
+	if err != nil {
+		cr.Problems = append(cr.Problems, diag.Errorf(c.ReferencePath, 0, 0, "layout", "cannot read reference: %v", err))
+		return cr
+	}
+	ref := string(refBytes)
+	res := ev.Evaluate(ctx, s, cc, ref, eval.Subject{Model: "reference"})
+	cr.Layers = summarizeLayers(res)
+	cr.Problems = append(cr.Problems, layerProblems(c.ReferencePath, "reference", res)...)
+	refChecks := map[string]bool{}
+	for _, n := range []int{result.LayerStatic, result.LayerHeuristic} {
+		if l, ok := res.Layer(n); ok {
+			for _, d := range l.Details {
+				refChecks[d.CheckName] = true
+			}
+		}
+	}
+	if l, ok := res.Layer(result.LayerMutation); ok && cc.Negatives != nil && len(l.Mutations) > 0 {
+		cr.Negatives, ps = negativeProblems(cc, l.Mutations, refChecks)
+		cr.Problems = append(cr.Problems, ps...)
+	}
+	if len(refChecks) > 0 {
+		cr.Coverage = coverage(cc, refChecks)
+	}
+	for _, path := range c.AcceptPaths {
+		vr := VariantReport{File: path, Layers: []LayerSummary{}}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			cr.Problems = append(cr.Problems, diag.Errorf(path, 0, 0, "accept", "cannot read accepted variant: %v", err))
+			continue
+		}
+		vres := ev.Evaluate(ctx, s, cc, string(data), eval.Subject{Model: "accepted-variant"})
+		vr.Layers = summarizeLayers(vres)
+		vps := layerProblems(path, "accepted variant", vres)
+		vr.Passed = !diag.HasErrors(vps)
+		cr.Problems = append(cr.Problems, vps...)
+		cr.Variants = append(cr.Variants, vr)
+	}
+	return cr
+}
+
+func summarizeLayers(res result.EvalResult) []LayerSummary {
+	out := make([]LayerSummary, 0, len(res.Layers))
+	for _, l := range res.Layers {
+		out = append(out, LayerSummary{Layer: l.Layer, Name: l.Name, Status: l.Status, Reason: l.Reason})
+	}
+	return out
+}
+
+// layerProblems turns failing or erroring layers L0–L3 of a solution that must
+// pass into problems. L4 is judged separately (negativeProblems).
+func layerProblems(file, what string, res result.EvalResult) []diag.Problem {
+	var ps []diag.Problem
+	for _, l := range res.Layers {
+		if l.Layer == result.LayerMutation {
+			continue
+		}
+		switch l.Status {
+		case result.StatusError:
+			if l.Problem != nil {
+				ps = append(ps, *l.Problem)
+			} else {
+				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "L%d %s could not run on the %s: %s", l.Layer, l.Name, what, deref(l.Error)))
+			}
+		case result.StatusFailed:
+			failed := 0
+			for _, d := range l.Details {
+				if !d.Passed {
+					failed++
+					ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s check %q (expected %s, actual %s)", what, l.Layer, l.Name, d.CheckName, quoteOrNone(d.Expected), quoteOrNone(d.Actual)))
+				}
+			}
+			if failed == 0 {
+				msg := l.Reason
+				if msg == "" {
+					msg = deref(l.Error)
+				}
+				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s: %s", what, l.Layer, l.Name, msg))
+			}
+		}
+	}
+	return ps
+}
+
+// negativeProblems judges the negatives on the reference: every mutation must
+// change it, every must_fail label must name an existing check that fails on
+// the mutant; should_fail misses are warnings.
+func negativeProblems(cc *eval.CaseChecks, muts []result.MutationResult, refChecks map[string]bool) ([]NegativeReport, []diag.Problem) {
+	var reports []NegativeReport
+	var ps []diag.Problem
+	byName := map[string]*checks.Negative{}
+	for _, n := range cc.Negatives.Negatives {
+		byName[n.Name] = n
+	}
+	known := make([]string, 0, len(refChecks))
+	for n := range refChecks {
+		known = append(known, n)
+	}
+	sort.Strings(known)
+	path := cc.Negatives.Path
+	for _, m := range muts {
+		neg := byName[m.Name]
+		reports = append(reports, NegativeReport{Name: m.Name, Outcome: m.Outcome, MustFail: m.MustFail, ShouldFail: m.ShouldFail})
+		at := func(label string) (int, int) {
+			p := neg.Pos
+			if label != "" {
+				p = neg.LabelPos(label)
+			}
+			return int(p.Line), int(p.Col)
+		}
+		for _, label := range append(append([]string{}, neg.MustFail...), neg.ShouldFail...) {
+			if !refChecks[label] {
+				l, c := at(label)
+				ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q names check %q, which the reference's checks do not report (known: %s)", neg.Name, label, strings.Join(known, ", ")))
+			}
+		}
+		switch m.Outcome {
+		case result.MutationUnchanged:
+			l, c := at("")
+			ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: mutation leaves the reference unchanged", neg.Name))
+		case result.MutationError:
+			l, c := at("")
+			ps = append(ps, diag.Errorf(path, l, c, "negatives", "%s", m.Error))
+		case result.MutationApplied:
+			for _, v := range m.MustFail {
+				if v.Caught || !refChecks[v.CheckName] {
+					continue
+				}
+				l, c := at(v.CheckName)
+				if v.Missing {
+					ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: check %q does not report on the mutated reference", neg.Name, v.CheckName))
+				} else {
+					ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: must_fail check %q still passes on the mutated reference", neg.Name, v.CheckName))
+				}
+			}
+			for _, v := range m.ShouldFail {
+				if !v.Caught && refChecks[v.CheckName] {
+					l, c := at(v.CheckName)
+					ps = append(ps, diag.Warnf(path, l, c, "negatives", "negative %q: should_fail check %q misses the seeded bug", neg.Name, v.CheckName))
+				}
+			}
+		}
+	}
+	return reports, ps
+}
+
+func coverage(cc *eval.CaseChecks, refChecks map[string]bool) *Coverage {
+	cov := &Coverage{Checks: []string{}, Defended: []string{}, Undefended: []string{}}
+	defended := map[string]bool{}
+	if cc.Negatives != nil {
+		for _, n := range cc.Negatives.Negatives {
+			for _, l := range n.MustFail {
+				defended[l] = true
+			}
+		}
+	}
+	for name := range refChecks {
+		cov.Checks = append(cov.Checks, name)
+		if defended[name] {
+			cov.Defended = append(cov.Defended, name)
+		} else {
+			cov.Undefended = append(cov.Undefended, name)
+		}
+	}
+	sort.Strings(cov.Checks)
+	sort.Strings(cov.Defended)
+	sort.Strings(cov.Undefended)
+	return cov
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func quoteOrNone(s *string) string {
+	if s == nil {
+		return "None"
+	}
+	return fmt.Sprintf("%q", *s)
+}

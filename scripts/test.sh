@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The project's test command: installs the Debian toolchains the tests use
+# (when it runs as root with apt-get available, unless EMBEDEVAL_SKIP_INSTALL=1),
+# then runs vet and the whole Go test suite. Extra arguments go to `go test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the suite exercises for real. Tests that need one of them
+# say so when it is missing (and fail instead when EMBEDEVAL_REQUIRE_TOOLCHAINS=1).
+packages=(device-tree-compiler)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ] && [ "${EMBEDEVAL_SKIP_INSTALL:-0}" != 1 ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		echo "scripts/test.sh: installing ${missing[*]}" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >/dev/null
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	else
+		echo "scripts/test.sh: not root or no apt-get; not installing ${missing[*]} (tests needing them will say so)" >&2
+	fi
+fi
+
+go vet ./...
+go test "$@" ./...
