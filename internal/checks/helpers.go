@@ -257,7 +257,7 @@ func udevMatchKeyUsedAsAssign(_ *starlark.Thread, b *starlark.Builtin, args star
 	found := udev.MatchKeysUsedAsAssign(rules)
 	out := make([]starlark.Value, len(found))
 	for i, p := range found {
-		out[i] = newStruct(starlark.StringDict{"key": starlark.String(p.Key), "attr": starlark.String(p.Attr), "op": starlark.String(p.Op), "value": starlark.String(p.Value), "line": starlark.MakeInt(p.Line)})
+		out[i] = newStruct(starlark.StringDict{"key": starlark.String(p.Pair.Key), "attr": starlark.String(p.Pair.Attr), "op": starlark.String(p.Pair.Op), "value": starlark.String(p.Pair.Value), "line": starlark.MakeInt(p.Line)})
 	}
 	return starlark.NewList(out), nil
 }

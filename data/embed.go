@@ -1,0 +1,19 @@
+// Package data holds the data files shipped inside the binary
+// (forbidden_apis.yaml). It only embeds and hands out bytes; parsing and
+// validation belong to the packages that consume each file.
+package data
+
+import (
+	"bytes"
+	_ "embed"
+)
+
+//go:embed forbidden_apis.yaml
+var forbiddenAPIs []byte
+
+// ForbiddenAPIsYAML returns a copy of the embedded forbidden_apis.yaml,
+// the per-platform lists of APIs that betray a different platform
+// (interop contract section 2.6).
+func ForbiddenAPIsYAML() []byte {
+	return bytes.Clone(forbiddenAPIs)
+}

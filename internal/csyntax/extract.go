@@ -1,0 +1,796 @@
+package csyntax
+
+import (
+	"sort"
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// index is everything extracted from one tree, computed once.
+type index struct {
+	funcs    []funcEntry
+	calls    []Call
+	decls    []Declaration
+	includes []Include
+	macros   []Macro
+}
+
+// funcEntry is a Function with the byte range used to find enclosing
+// functions.
+type funcEntry struct {
+	Function
+	start, end uint
+}
+
+// index returns the extracted index, building it on first use; nil when the
+// file is closed.
+func (f *File) index() *index {
+	if f == nil || f.tree == nil {
+		return nil
+	}
+	if f.idx == nil {
+		f.idx = f.buildIndex()
+	}
+	return f.idx
+}
+
+// buildIndex walks the tree twice: once over file-scope containers for
+// function definitions, once over every node for calls, declarations,
+// includes and macros.
+func (f *File) buildIndex() *index {
+	ix := &index{}
+	root := f.tree.RootNode()
+	merged := map[uint]bool{} // start bytes of declarations merged into functions
+	f.scanFileScope(root, ix, merged)
+
+	// Compare kind ids, not kind strings: Kind() allocates on every call.
+	id := func(kind string) uint16 { return f.lang.IdForNodeKind(kind, true) }
+	callID, macroTypeID, declID := id("call_expression"), id("macro_type_specifier"), id("declaration")
+	includeID, defID, fnDefID := id("preproc_include"), id("preproc_def"), id("preproc_function_def")
+
+	c := root.Walk()
+	defer c.Close()
+	for {
+		n := c.Node()
+		switch n.KindId() {
+		case callID:
+			ix.calls = append(ix.calls, f.call(n, ix))
+		case macroTypeID:
+			if call, ok := f.macroDeclCall(n, ix); ok {
+				ix.calls = append(ix.calls, call)
+			}
+		case declID:
+			if !merged[n.StartByte()] {
+				ix.decls = append(ix.decls, f.declarations(n, ix)...)
+			}
+		case includeID:
+			if inc, ok := f.include(n); ok {
+				ix.includes = append(ix.includes, inc)
+			}
+		case defID, fnDefID:
+			if m, ok := f.macro(n); ok {
+				ix.macros = append(ix.macros, m)
+			}
+		}
+		if c.GotoFirstChild() {
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if !c.GotoParent() {
+				return ix
+			}
+		}
+	}
+}
+
+// isFileScopeContainer reports whether children of a node of this kind are at
+// file scope.
+func isFileScopeContainer(kind string) bool {
+	switch kind {
+	case "translation_unit", "preproc_if", "preproc_ifdef", "preproc_else",
+		"preproc_elif", "preproc_elifdef", "ERROR", "linkage_specification",
+		"declaration_list":
+		return true
+	}
+	return false
+}
+
+// scanFileScope collects function definitions among the file-scope children
+// of container, recursing into preprocessor blocks and ERROR nodes.
+func (f *File) scanFileScope(container *ts.Node, ix *index, merged map[uint]bool) {
+	c := container.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return
+	}
+	var prev *ts.Node
+	for {
+		n := c.Node()
+		switch {
+		case n.Kind() == "function_definition":
+			if fn, mergedStart, ok := f.function(n, prev, container); ok {
+				if mergedStart != nil {
+					merged[*mergedStart] = true
+				}
+				ix.funcs = append(ix.funcs, fn)
+			}
+		case isFileScopeContainer(n.Kind()):
+			f.scanFileScope(n, ix, merged)
+		}
+		if n.Kind() != "comment" {
+			prev = n
+		}
+		if !c.GotoNextSibling() {
+			return
+		}
+	}
+}
+
+// attr is an attribute text with its byte offset, for ordering.
+type attr struct {
+	at   uint
+	text string
+}
+
+// function builds a Function from a function_definition node. prev is the
+// previous non-comment sibling (for the two-decorator merge), container the
+// parent. mergedStart is set when prev was merged into the function.
+func (f *File) function(n, prev, container *ts.Node) (fn funcEntry, mergedStart *uint, ok bool) {
+	var typeNode, declNode, body *ts.Node
+	var quals []string
+	var attrs []attr
+	var errTypes []*ts.Node
+	static, inline := false, false
+
+	c := n.Walk()
+	defer c.Close()
+	if c.GotoFirstChild() {
+		for {
+			ch := c.Node()
+			switch field := c.FieldName(); {
+			case field == "type":
+				typeNode = ch
+			case field == "declarator":
+				declNode = ch
+			case field == "body":
+				body = ch
+			default:
+				switch ch.Kind() {
+				case "storage_class_specifier":
+					switch f.mtext(ch) {
+					case "static":
+						static = true
+					case "inline", "__inline", "__inline__":
+						inline = true
+					}
+				case "type_qualifier":
+					quals = append(quals, f.mtext(ch))
+				case "attribute_specifier", "attribute_declaration", "ms_declspec_modifier", "ms_call_modifier":
+					attrs = append(attrs, attr{ch.StartByte(), f.text(ch)})
+				case "ERROR":
+					if declNode == nil {
+						if isTypeWord(f.mtext(ch)) {
+							errTypes = append(errTypes, ch)
+						} else {
+							attrs = append(attrs, attr{ch.StartByte(), collapse(f.text(ch))})
+						}
+					}
+				}
+			}
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+	}
+	if declNode == nil || body == nil {
+		return fn, nil, false
+	}
+
+	// Find the function declarator under pointer/parenthesized wrappers.
+	d := declNode
+	var ptrs []string
+	var fd *ts.Node
+	for d != nil && fd == nil {
+		switch d.Kind() {
+		case "pointer_declarator":
+			ptrs = append(ptrs, "*"+strings.Join(f.childTexts(d, "type_qualifier"), " "))
+			d = d.ChildByFieldName("declarator")
+		case "parenthesized_declarator", "attributed_declarator":
+			d = d.NamedChild(0)
+		case "function_declarator":
+			fd = d
+		default:
+			d = nil
+		}
+	}
+	if fd == nil {
+		return fn, nil, false
+	}
+	nameNode := f.nameNode(fd.ChildByFieldName("declarator"))
+	if nameNode == nil {
+		return fn, nil, false
+	}
+	params := fd.ChildByFieldName("parameters")
+
+	baseType := f.typeText(typeNode)
+	start := n.StartByte()
+	line := int(n.StartPosition().Row) + 1
+	// "MY_ATTR void f(void)": the ERROR holds the real type.
+	if len(errTypes) > 0 && typeNode != nil && !isTypeWord(baseType) {
+		attrs = append(attrs, attr{typeNode.StartByte(), f.text(typeNode)})
+		baseType = f.mtext(errTypes[0])
+		for _, e := range errTypes[1:] {
+			attrs = append(attrs, attr{e.StartByte(), f.text(e)})
+		}
+	} else {
+		for _, e := range errTypes {
+			attrs = append(attrs, attr{e.StartByte(), f.text(e)})
+		}
+	}
+	// "static void A B f(void) {...}": tree-sitter gives a declaration
+	// "static void A" with a missing ';' followed by a function of type B.
+	if pd, ok := f.mergeableDecl(prev, n, typeNode); ok {
+		ms := prev.StartByte()
+		mergedStart = &ms
+		attrs = append(attrs, attr{pd.name.StartByte(), f.text(pd.name)}, attr{typeNode.StartByte(), f.text(typeNode)})
+		baseType = pd.baseType
+		quals = append(pd.quals, quals...)
+		static = static || pd.static
+		inline = inline || pd.inline
+		start = prev.StartByte()
+		line = int(prev.StartPosition().Row) + 1
+	}
+
+	// Masked decorators between the previous sibling and the body, outside the
+	// parameter list.
+	lower := scopeStart(container)
+	switch {
+	case mergedStart != nil:
+		lower = start
+		if pp := prev.PrevSibling(); pp != nil {
+			lower = pp.EndByte()
+		}
+	case prev != nil:
+		lower = prev.EndByte()
+	}
+	var pStart, pEnd uint
+	if params != nil {
+		pStart, pEnd = params.StartByte(), params.EndByte()
+	}
+	for _, m := range f.masks {
+		at := uint(m.start)
+		if at < lower || at >= body.StartByte() || (at >= pStart && at < pEnd) {
+			continue
+		}
+		if m.dec.replacement != "" && strings.Contains(m.dec.replacement, "static") {
+			static = true
+		}
+		if strings.Contains(m.dec.replacement, "inline") {
+			inline = true
+		}
+		if m.dec.attribute {
+			attrs = append(attrs, attr{at, m.text})
+		}
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return attrs[i].at < attrs[j].at })
+
+	ret := strings.Join(append(append([]string(nil), quals...), baseType), " ")
+	for _, p := range ptrs {
+		ret += " " + p
+	}
+	fn = funcEntry{
+		Function: Function{
+			Name:       f.text(nameNode),
+			ReturnType: normType(ret),
+			Params:     f.params(params),
+			Body:       f.text(body),
+			Line:       line,
+			EndLine:    endLine(n),
+			Static:     static,
+			Inline:     inline,
+		},
+		start: start,
+		end:   n.EndByte(),
+	}
+	for _, a := range attrs {
+		if a.text != "" {
+			fn.Attributes = append(fn.Attributes, a.text)
+		}
+	}
+	if fn.EndLine < fn.Line {
+		fn.EndLine = fn.Line
+	}
+	return fn, mergedStart, true
+}
+
+// prevDecl is what the two-decorator merge takes from the broken declaration.
+type prevDecl struct {
+	name           *ts.Node
+	baseType       string
+	quals          []string
+	static, inline bool
+}
+
+// mergeableDecl reports whether prev is a declaration "specifiers IDENT" with
+// a missing ';' directly followed by function n whose type is a non-type
+// identifier, the shape tree-sitter gives "static void A B f(void) {".
+func (f *File) mergeableDecl(prev, n, typeNode *ts.Node) (prevDecl, bool) {
+	var pd prevDecl
+	if prev == nil || prev.Kind() != "declaration" || typeNode == nil || typeNode.Kind() != "type_identifier" {
+		return pd, false
+	}
+	if isTypeWord(f.mtext(typeNode)) {
+		return pd, false
+	}
+	cnt := prev.ChildCount()
+	if cnt == 0 {
+		return pd, false
+	}
+	last := prev.Child(cnt - 1)
+	if last == nil || !last.IsMissing() {
+		return pd, false
+	}
+	if strings.TrimSpace(string(f.parsed[prev.EndByte():n.StartByte()])) != "" {
+		return pd, false
+	}
+	decl := prev.ChildByFieldName("declarator")
+	if decl == nil || decl.Kind() != "identifier" || decl.StartByte() == decl.EndByte() {
+		return pd, false
+	}
+	pd.name = decl
+	pd.baseType = f.typeText(prev.ChildByFieldName("type"))
+	for i := uint(0); i < cnt; i++ {
+		ch := prev.Child(i)
+		switch ch.Kind() {
+		case "storage_class_specifier":
+			switch f.mtext(ch) {
+			case "static":
+				pd.static = true
+			case "inline", "__inline", "__inline__":
+				pd.inline = true
+			}
+		case "type_qualifier":
+			pd.quals = append(pd.quals, f.mtext(ch))
+		}
+	}
+	return pd, true
+}
+
+// params converts a parameter_list node.
+func (f *File) params(list *ts.Node) []Param {
+	if list == nil {
+		return nil
+	}
+	var out []Param
+	c := list.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return nil
+	}
+	for {
+		n := c.Node()
+		switch n.Kind() {
+		case "parameter_declaration":
+			name := f.nameNode(n.ChildByFieldName("declarator"))
+			typ := ""
+			if name != nil {
+				typ = string(f.parsed[n.StartByte():name.StartByte()]) + string(f.parsed[name.EndByte():n.EndByte()])
+				out = append(out, Param{Type: normType(typ), Name: f.text(name)})
+			} else {
+				out = append(out, Param{Type: normType(f.mtext(n))})
+			}
+		case "variadic_parameter":
+			out = append(out, Param{Type: "..."})
+		}
+		if !c.GotoNextSibling() {
+			break
+		}
+	}
+	if len(out) == 1 && out[0].Name == "" && out[0].Type == "void" {
+		return nil
+	}
+	return out
+}
+
+// nameNode returns the identifier a declarator declares, or nil.
+func (f *File) nameNode(d *ts.Node) *ts.Node {
+	for d != nil {
+		switch d.Kind() {
+		case "identifier", "field_identifier", "type_identifier":
+			if d.StartByte() == d.EndByte() {
+				return nil
+			}
+			return d
+		case "pointer_declarator", "array_declarator", "function_declarator", "init_declarator",
+			"abstract_pointer_declarator", "abstract_array_declarator", "abstract_function_declarator":
+			d = d.ChildByFieldName("declarator")
+		case "parenthesized_declarator", "attributed_declarator", "abstract_parenthesized_declarator":
+			d = d.NamedChild(0)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// declShape is what a declarator says about the declared name.
+type declShape struct {
+	name           *ts.Node
+	init           *ts.Node
+	pointer, array bool
+	ptrQuals       []string
+	prototype      bool
+}
+
+// shape analyzes one declarator of a declaration.
+func (f *File) shape(d *ts.Node) declShape {
+	var s declShape
+	for d != nil {
+		switch d.Kind() {
+		case "init_declarator":
+			s.init = d.ChildByFieldName("value")
+			d = d.ChildByFieldName("declarator")
+		case "pointer_declarator":
+			s.pointer = true
+			s.ptrQuals = append(s.ptrQuals, f.childTexts(d, "type_qualifier")...)
+			d = d.ChildByFieldName("declarator")
+		case "array_declarator":
+			s.array = true
+			d = d.ChildByFieldName("declarator")
+		case "function_declarator":
+			inner := d.ChildByFieldName("declarator")
+			if inner != nil && inner.Kind() == "identifier" {
+				s.prototype = true
+			}
+			d = inner
+		case "parenthesized_declarator", "attributed_declarator":
+			d = d.NamedChild(0)
+		case "identifier":
+			if d.StartByte() != d.EndByte() {
+				s.name = d
+			}
+			return s
+		default:
+			return s
+		}
+	}
+	return s
+}
+
+// declarations converts a declaration node into one Declaration per declared
+// variable.
+func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
+	var typeNode *ts.Node
+	var decls []*ts.Node
+	var quals, storage []string
+	var attrs []attr
+	c := n.Walk()
+	defer c.Close()
+	if c.GotoFirstChild() {
+		for {
+			ch := c.Node()
+			switch field := c.FieldName(); {
+			case field == "type":
+				typeNode = ch
+			case field == "declarator":
+				decls = append(decls, ch)
+			default:
+				switch ch.Kind() {
+				case "storage_class_specifier":
+					if s := f.mtext(ch); s != "inline" && s != "__inline" && s != "__inline__" {
+						storage = append(storage, s)
+					}
+				case "type_qualifier":
+					quals = append(quals, f.mtext(ch))
+				case "attribute_specifier", "attribute_declaration", "ms_declspec_modifier":
+					attrs = append(attrs, attr{ch.StartByte(), f.text(ch)})
+				}
+			}
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+	}
+	if len(decls) == 0 || (typeNode != nil && typeNode.Kind() == "macro_type_specifier") {
+		return nil
+	}
+	lower := n.StartByte()
+	if p := n.PrevSibling(); p != nil {
+		lower = p.EndByte()
+	} else if p := n.Parent(); p != nil {
+		lower = scopeStart(p)
+	}
+	for _, m := range f.masks {
+		at := uint(m.start)
+		if at < lower || at >= n.EndByte() {
+			continue
+		}
+		quals = append(quals, m.dec.qualifiers...)
+		if m.dec.attribute {
+			attrs = append(attrs, attr{at, m.text})
+		}
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return attrs[i].at < attrs[j].at })
+	var attrTexts []string
+	for _, a := range attrs {
+		attrTexts = append(attrTexts, a.text)
+	}
+	scope := GlobalScope
+	if fn := ix.enclosing(n.StartByte()); fn != nil {
+		scope = fn.Name
+	}
+	baseType := f.typeText(typeNode)
+
+	var out []Declaration
+	for _, d := range decls {
+		s := f.shape(d)
+		if s.name == nil || s.prototype {
+			continue
+		}
+		decl := Declaration{
+			Name:              f.text(s.name),
+			Type:              baseType,
+			Qualifiers:        dedupe(append(append([]string(nil), quals...), s.ptrQuals...)),
+			PointerQualifiers: dedupe(s.ptrQuals),
+			Storage:           append([]string(nil), storage...),
+			Attributes:        append([]string(nil), attrTexts...),
+			Pointer:           s.pointer,
+			Array:             s.array,
+			Line:              int(s.name.StartPosition().Row) + 1,
+			Scope:             scope,
+		}
+		if s.init != nil {
+			decl.Init = strings.TrimSpace(f.text(s.init))
+		}
+		out = append(out, decl)
+	}
+	return out
+}
+
+// scopeStart is where masked decorators of a container's first child may
+// start: 0 for the translation unit (whose node starts at its first token),
+// otherwise the container's start.
+func scopeStart(container *ts.Node) uint {
+	if container.Kind() == "translation_unit" {
+		return 0
+	}
+	return container.StartByte()
+}
+
+// enclosing returns the function whose definition contains byte b, or nil.
+func (ix *index) enclosing(b uint) *funcEntry {
+	i := sort.Search(len(ix.funcs), func(i int) bool { return ix.funcs[i].end > b })
+	if i < len(ix.funcs) && ix.funcs[i].start <= b {
+		return &ix.funcs[i]
+	}
+	return nil
+}
+
+// call converts a call_expression node.
+func (f *File) call(n *ts.Node, ix *index) Call {
+	call := Call{Line: int(n.StartPosition().Row) + 1}
+	if fn := n.ChildByFieldName("function"); fn != nil {
+		call.Name = collapse(f.text(fn))
+	}
+	if args := n.ChildByFieldName("arguments"); args != nil {
+		c := args.Walk()
+		defer c.Close()
+		if c.GotoFirstChild() {
+			for {
+				a := c.Node()
+				if a.IsNamed() && a.Kind() != "comment" {
+					call.Args = append(call.Args, strings.TrimSpace(f.text(a)))
+				}
+				if !c.GotoNextSibling() {
+					break
+				}
+			}
+		}
+	}
+	if fn := ix.enclosing(n.StartByte()); fn != nil {
+		call.Function = fn.Name
+	}
+	return call
+}
+
+// macroDeclCall recognizes "static K_THREAD_STACK_DEFINE(stack, 1024);",
+// which tree-sitter parses as a declaration whose type is a macro type
+// specifier and whose declarator is missing, and reports it as a call.
+func (f *File) macroDeclCall(n *ts.Node, ix *index) (Call, bool) {
+	parent := n.Parent()
+	if parent == nil || parent.Kind() != "declaration" {
+		return Call{}, false
+	}
+	if d := parent.ChildByFieldName("declarator"); d != nil && strings.TrimSpace(f.text(d)) != "" {
+		return Call{}, false
+	}
+	name := n.ChildByFieldName("name")
+	if name == nil {
+		return Call{}, false
+	}
+	text := f.text(n)
+	open := strings.IndexByte(text, '(')
+	closing := strings.LastIndexByte(text, ')')
+	call := Call{Name: f.text(name), Line: int(n.StartPosition().Row) + 1}
+	if open >= 0 && closing > open {
+		call.Args = splitArgs(text[open+1 : closing])
+	}
+	if fn := ix.enclosing(n.StartByte()); fn != nil {
+		call.Function = fn.Name
+	}
+	return call, true
+}
+
+// include converts a preproc_include node.
+func (f *File) include(n *ts.Node) (Include, bool) {
+	p := n.ChildByFieldName("path")
+	if p == nil {
+		return Include{}, false
+	}
+	text := strings.TrimSpace(f.text(p))
+	inc := Include{Line: int(n.StartPosition().Row) + 1}
+	switch {
+	case p.Kind() == "system_lib_string":
+		inc.System = true
+		inc.Path = strings.TrimSuffix(strings.TrimPrefix(text, "<"), ">")
+	case p.Kind() == "string_literal":
+		inc.Path = strings.TrimSuffix(strings.TrimPrefix(text, `"`), `"`)
+	default:
+		inc.Path = text
+	}
+	return inc, true
+}
+
+// macro converts a preproc_def or preproc_function_def node.
+func (f *File) macro(n *ts.Node) (Macro, bool) {
+	name := n.ChildByFieldName("name")
+	if name == nil || name.StartByte() == name.EndByte() {
+		return Macro{}, false
+	}
+	m := Macro{Name: f.text(name), Line: int(n.StartPosition().Row) + 1}
+	if v := n.ChildByFieldName("value"); v != nil {
+		m.Value = strings.TrimSpace(f.text(v))
+	}
+	if ps := n.ChildByFieldName("parameters"); ps != nil {
+		m.FunctionLike = true
+		m.Params = []string{}
+		for i := uint(0); i < ps.ChildCount(); i++ {
+			ch := ps.Child(i)
+			if ch.Kind() == "identifier" || ch.Kind() == "..." {
+				m.Params = append(m.Params, f.text(ch))
+			}
+		}
+	}
+	return m, true
+}
+
+// typeText renders a type specifier node: "struct NAME" for named
+// struct/union/enum specifiers, otherwise the collapsed masked text.
+func (f *File) typeText(n *ts.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind() {
+	case "struct_specifier", "union_specifier", "enum_specifier":
+		if name := n.ChildByFieldName("name"); name != nil {
+			return strings.TrimSuffix(n.Kind(), "_specifier") + " " + f.text(name)
+		}
+	}
+	return collapse(f.mtext(n))
+}
+
+// childTexts returns the masked texts of n's children of the given kind.
+func (f *File) childTexts(n *ts.Node, kind string) []string {
+	var out []string
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if ch := n.Child(i); ch.Kind() == kind {
+			out = append(out, f.mtext(ch))
+		}
+	}
+	return out
+}
+
+// text is n's original source text.
+func (f *File) text(n *ts.Node) string {
+	return string(f.src[n.StartByte():n.EndByte()])
+}
+
+// mtext is n's text as parsed (decorators masked).
+func (f *File) mtext(n *ts.Node) string {
+	return string(f.parsed[n.StartByte():n.EndByte()])
+}
+
+// isTypeWord reports whether s looks like a type name: a C type keyword, a
+// name ending in _t, or a struct/union/enum type.
+func isTypeWord(s string) bool {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "void", "char", "short", "int", "long", "float", "double", "signed",
+		"unsigned", "bool", "_Bool", "size_t", "ssize_t":
+		return true
+	}
+	if strings.HasPrefix(s, "struct ") || strings.HasPrefix(s, "union ") || strings.HasPrefix(s, "enum ") {
+		return true
+	}
+	return strings.HasSuffix(s, "_t") && !strings.ContainsAny(s, " ()")
+}
+
+// collapse trims s and collapses runs of whitespace to one space.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// normType renders a type string with canonical spacing: one space between
+// words, before a '*' or '(' that follows a word, and after a comma.
+func normType(s string) string {
+	var b strings.Builder
+	prevWord, prevComma := false, false
+	for i := 0; i < len(s); {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\\':
+			i++
+			continue
+		case isIdentPart(ch):
+			j := i
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			if (prevWord || prevComma) && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(s[i:j])
+			i = j
+			prevWord, prevComma = true, false
+			continue
+		default:
+			if ((prevWord && (ch == '*' || ch == '(')) || prevComma) && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteByte(ch)
+			prevWord, prevComma = false, ch == ','
+			i++
+		}
+	}
+	return b.String()
+}
+
+// splitArgs splits a macro argument text at top-level commas.
+func splitArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '"', '\'':
+			i = skipQuoted([]byte(s), i) - 1
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if last := strings.TrimSpace(s[start:]); last != "" || len(out) > 0 {
+		out = append(out, last)
+	}
+	return out
+}
+
+// dedupe removes repeated strings, keeping the first occurrence; nil for an
+// empty result.
+func dedupe(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

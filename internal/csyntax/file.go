@@ -1,0 +1,345 @@
+package csyntax
+
+import (
+	"errors"
+	"fmt"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+)
+
+// MaxSourceBytes is the largest source Parse accepts.
+const MaxSourceBytes = 16 << 20
+
+// GlobalScope is the scope name of file-scope declarations.
+const GlobalScope = "<global>"
+
+// File is one parsed C source. It keeps the source bytes and the tree-sitter
+// tree, and computes its function, call and declaration index lazily on first
+// use. A File is not safe for concurrent use and must be closed with Close.
+type File struct {
+	src    []byte // original source
+	parsed []byte // source as handed to tree-sitter (decorators masked)
+	masks  []mask
+	lang   *ts.Language
+	tree   *ts.Tree
+	idx    *index
+}
+
+// Function is a function definition at file scope.
+type Function struct {
+	// Name is the function's name.
+	Name string
+	// ReturnType is the return type with its qualifiers and pointer stars,
+	// normalized ("const char *", "struct device *", "void").
+	ReturnType string
+	// Params are the parameters; a lone "void" gives none.
+	Params []Param
+	// Body is the source text of the body including its braces.
+	Body string
+	// Line and EndLine are the 1-based first and last lines of the definition.
+	Line, EndLine int
+	// Static and Inline report the storage class specifiers.
+	Static, Inline bool
+	// Attributes are decorators in source order: masked macros ("__isr",
+	// "IRAM_ATTR", "__aligned(4)"), GCC attributes ("__attribute__((weak))")
+	// and unknown identifiers recovered from the tree.
+	Attributes []string
+}
+
+// Param is one function parameter.
+type Param struct {
+	// Type is the normalized type without the name ("const void *",
+	// "uint8_t[]", "void (*)(int)"); "..." for a variadic parameter.
+	Type string
+	// Name is the parameter name, "" when the prototype omits it.
+	Name string
+}
+
+// Call is one call expression (function calls and function-like macro uses
+// alike).
+type Call struct {
+	// Name is the callee: an identifier, or the callee's source text with
+	// whitespace collapsed ("dev->api->read", "(*cb)").
+	Name string
+	// Args are the argument source texts, trimmed.
+	Args []string
+	// Line is the 1-based line of the call.
+	Line int
+	// Function is the enclosing function's name, "" at file scope.
+	Function string
+}
+
+// Declaration is one declared variable (one per declarator, so
+// "volatile bool a, b;" gives two).
+type Declaration struct {
+	// Name is the declared name.
+	Name string
+	// Type is the base type without qualifiers, pointers or arrays
+	// ("uint32_t", "struct k_sem", "unsigned int").
+	Type string
+	// Qualifiers are all type qualifiers in source order, deduplicated: those
+	// of the base type and those after a '*' (const, volatile, restrict,
+	// _Atomic). CMSIS __IO and friends contribute volatile (and const).
+	Qualifiers []string
+	// PointerQualifiers are the qualifiers written after a '*', which apply to
+	// the pointer itself: "const struct device *const dev" has Qualifiers
+	// [const] and PointerQualifiers [const].
+	PointerQualifiers []string
+	// Storage are the storage class specifiers (static, extern, register,
+	// thread_local, _Thread_local, __thread, auto).
+	Storage []string
+	// Attributes are decorators such as "__aligned(4)", "__noinit" or
+	// "__attribute__((section(\".x\")))".
+	Attributes []string
+	// Pointer and Array tell whether the declarator has a '*' or '[...]'.
+	Pointer, Array bool
+	// Init is the initializer's source text, "" when there is none.
+	Init string
+	// Line is the 1-based line of the declared name.
+	Line int
+	// Scope is GlobalScope or the enclosing function's name.
+	Scope string
+}
+
+// Include is one #include directive.
+type Include struct {
+	// Path is the header path without quotes or angle brackets.
+	Path string
+	// System is true for <...> includes.
+	System bool
+	// Line is the 1-based line of the directive.
+	Line int
+}
+
+// Macro is one #define.
+type Macro struct {
+	// Name is the macro name.
+	Name string
+	// Params are the parameter names of a function-like macro ("..." for
+	// variadic).
+	Params []string
+	// FunctionLike is true for "#define NAME(...)".
+	FunctionLike bool
+	// Value is the replacement text, trimmed ("" when empty).
+	Value string
+	// Line is the 1-based line of the directive.
+	Line int
+}
+
+// QueryMatch is one match of a query pattern.
+type QueryMatch struct {
+	// Captures maps a capture name (without '@') to the captured nodes.
+	Captures map[string][]Capture
+}
+
+// Capture is one captured node.
+type Capture struct {
+	// Text is the node's source text.
+	Text string
+	// Kind is the node's grammar type ("identifier", "call_expression").
+	Kind string
+	// Line and EndLine are the node's 1-based first and last lines.
+	Line, EndLine int
+}
+
+// Parse parses C source. It fails only when the source is too large or the
+// parser cannot run; syntax errors are tolerated (see HasErrors). The caller
+// must Close the File.
+func Parse(code string) (*File, error) {
+	if len(code) > MaxSourceBytes {
+		return nil, fmt.Errorf("csyntax: source is %d bytes, more than the limit of %d", len(code), MaxSourceBytes)
+	}
+	src := []byte(code)
+	parsed, masks := maskDecorators(src)
+	lang := ts.NewLanguage(tsc.Language())
+	p := ts.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(lang); err != nil {
+		return nil, fmt.Errorf("csyntax: loading tree-sitter-c: %w", err)
+	}
+	tree := p.Parse(parsed, nil)
+	if tree == nil {
+		return nil, errors.New("csyntax: tree-sitter returned no tree")
+	}
+	return &File{src: src, parsed: parsed, masks: masks, lang: lang, tree: tree}, nil
+}
+
+// Close frees the tree. It is safe to call more than once; a closed File
+// answers every question with nothing.
+func (f *File) Close() {
+	if f == nil || f.tree == nil {
+		return
+	}
+	f.tree.Close()
+	f.tree = nil
+	f.idx = nil
+}
+
+// HasErrors reports whether the tree has ERROR or MISSING nodes. Masked
+// decorators do not count as errors.
+func (f *File) HasErrors() bool {
+	if f == nil || f.tree == nil {
+		return false
+	}
+	return f.tree.RootNode().HasError()
+}
+
+// Source returns the original source text.
+func (f *File) Source() string {
+	if f == nil {
+		return ""
+	}
+	return string(f.src)
+}
+
+// Functions returns the file-scope function definitions in source order,
+// including those inside #if/#ifdef blocks and top-level ERROR nodes.
+func (f *File) Functions() []Function {
+	ix := f.index()
+	if ix == nil {
+		return nil
+	}
+	if len(ix.funcs) == 0 {
+		return nil
+	}
+	out := make([]Function, len(ix.funcs))
+	for i, fn := range ix.funcs {
+		out[i] = fn.Function
+	}
+	return out
+}
+
+// Function returns the first function definition with the given name.
+func (f *File) Function(name string) (Function, bool) {
+	ix := f.index()
+	if ix == nil {
+		return Function{}, false
+	}
+	for _, fn := range ix.funcs {
+		if fn.Name == name {
+			return fn.Function, true
+		}
+	}
+	return Function{}, false
+}
+
+// Calls returns every call in source order. When within is not "", only calls
+// inside the definitions of that function are returned (nil when there is no
+// such function). Function-like macro uses are calls too ("K_MSEC(10)",
+// "K_SEM_DEFINE(s, 0, 1);", "static K_THREAD_STACK_DEFINE(st, 1024);").
+func (f *File) Calls(within string) []Call {
+	ix := f.index()
+	if ix == nil {
+		return nil
+	}
+	var out []Call
+	for _, c := range ix.calls {
+		if within == "" || c.Function == within {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Declarations returns declared variables in source order. within == ""
+// returns all of them (file scope and locals), within == GlobalScope only file
+// scope ones, otherwise the locals of that function. Parameters are not
+// declarations (see Function.Params); neither are function prototypes,
+// typedefs and struct fields.
+func (f *File) Declarations(within string) []Declaration {
+	ix := f.index()
+	if ix == nil {
+		return nil
+	}
+	var out []Declaration
+	for _, d := range ix.decls {
+		if within == "" || d.Scope == within {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Includes returns the #include directives in source order.
+func (f *File) Includes() []Include {
+	ix := f.index()
+	if ix == nil {
+		return nil
+	}
+	return append([]Include(nil), ix.includes...)
+}
+
+// Macros returns the #define directives in source order.
+func (f *File) Macros() []Macro {
+	ix := f.index()
+	if ix == nil {
+		return nil
+	}
+	return append([]Macro(nil), ix.macros...)
+}
+
+// Query runs a raw tree-sitter query (S-expression syntax, with predicates
+// such as #eq? and #match?) against the tree and returns its matches in order.
+// Node kinds are those of tree-sitter-c; masked decorators are not in the
+// tree. A malformed pattern gives an error naming its offset, line and column.
+func (f *File) Query(pattern string) ([]QueryMatch, error) {
+	if f == nil || f.tree == nil {
+		return nil, errors.New("csyntax: query on a closed file")
+	}
+	q, qerr := ts.NewQuery(f.lang, pattern)
+	if qerr != nil {
+		return nil, fmt.Errorf("csyntax: bad query at offset %d (line %d, column %d): %s",
+			qerr.Offset, qerr.Row+1, qerr.Column+1, queryErrorText(qerr))
+	}
+	defer q.Close()
+	qc := ts.NewQueryCursor()
+	defer qc.Close()
+	names := q.CaptureNames()
+	var out []QueryMatch
+	matches := qc.Matches(q, f.tree.RootNode(), f.src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		qm := QueryMatch{Captures: map[string][]Capture{}}
+		for _, c := range m.Captures {
+			name := names[c.Index]
+			qm.Captures[name] = append(qm.Captures[name], Capture{
+				Text:    c.Node.Utf8Text(f.src),
+				Kind:    c.Node.Kind(),
+				Line:    int(c.Node.StartPosition().Row) + 1,
+				EndLine: endLine(&c.Node),
+			})
+		}
+		out = append(out, qm)
+	}
+	return out, nil
+}
+
+// queryErrorText says what is wrong with a query in one line.
+func queryErrorText(e *ts.QueryError) string {
+	switch e.Kind {
+	case ts.QueryErrorNodeType:
+		return fmt.Sprintf("unknown node type %q", e.Message)
+	case ts.QueryErrorField:
+		return fmt.Sprintf("unknown field %q", e.Message)
+	case ts.QueryErrorCapture:
+		return fmt.Sprintf("unknown capture %q", e.Message)
+	case ts.QueryErrorPredicate:
+		return "invalid predicate: " + e.Message
+	case ts.QueryErrorStructure:
+		return "impossible pattern structure"
+	case ts.QueryErrorSyntax:
+		return "invalid syntax"
+	default:
+		return e.Message
+	}
+}
+
+// endLine is the 1-based last line of n; a node ending at column 0 of a line
+// ends on the previous line.
+func endLine(n *ts.Node) int {
+	s, e := n.StartPosition(), n.EndPosition()
+	if e.Column == 0 && e.Row > s.Row {
+		return int(e.Row)
+	}
+	return int(e.Row) + 1
+}

@@ -1,0 +1,88 @@
+package ctext
+
+// callKeyword reports whether an identifier before a call is a keyword
+// that introduces an expression (so "return foo(x)" is a call, while the
+// type name in "int foo(x)" makes a declaration).
+func callKeyword(name string) bool {
+	switch name {
+	case "return", "else", "do", "case", "sizeof", "goto", "typeof", "__typeof__", "__typeof",
+		"_Alignof", "alignof", "defined", "__extension__":
+		return true
+	}
+	return false
+}
+
+// callSite is a call of a name located in the token stream.
+type callSite struct {
+	span
+	first int // token of the name's first byte (non-directive stream), -1 in directives
+	paren int // token of the "(" after the name, -1 in directives
+}
+
+// callSites returns the calls of name, excluding definitions, prototypes
+// and the macro name of #define lines.
+func (s *Source) callSites(name string) []callSite {
+	s.lex()
+	s.functions()
+	var out []callSite
+	for _, m := range callMatches(s.stripped, name, 0, len(s.stripped), 0) {
+		first := s.tokAt(m.start)
+		if first < 0 {
+			// On a directive line: "#define name(...)" defines the macro;
+			// any other mention is a call inside a macro body or condition.
+			k := s.ppTokAt(m.start)
+			if k > 0 {
+				p := s.ppToks[k-1]
+				if s.stripped[p.start:p.end] == "define" {
+					continue
+				}
+			}
+			out = append(out, callSite{span: m, first: -1, paren: -1})
+			continue
+		}
+		paren := s.tokIndexFrom(m.end)
+		if !s.is(paren, "(") {
+			continue
+		}
+		if s.isDeclarationCall(first, paren) {
+			continue
+		}
+		out = append(out, callSite{span: m, first: first, paren: paren})
+	}
+	return out
+}
+
+// isDeclarationCall reports whether name(...) starting at token first with
+// its "(" at token paren declares or defines a function instead of calling
+// it: a type-ish identifier before the name (skipping "*"), or a
+// file-scope name whose parameter list is followed by a body.
+func (s *Source) isDeclarationCall(first, paren int) bool {
+	if s.braces[first] == 0 && s.nest[first] == 0 && s.defTail(paren) >= 0 {
+		return true
+	}
+	k := first - 1
+	for k >= 0 && s.is(k, "*") {
+		k--
+	}
+	return s.isIdentTok(k) && !callKeyword(s.text(k))
+}
+
+// CallSites returns the call sites of name in code, in source order,
+// excluding its definition and prototypes: a name preceded by a type-ish
+// identifier ("void foo(", "static int *foo(") or, at file scope, followed
+// by a body ("foo(a) {") is not a call. Calls inside macro bodies on #define
+// lines count; the macro name of "#define foo(x)" does not.
+func CallSites(code, name string) []Match {
+	return NewSource(code).CallSites(name)
+}
+
+// CallSites returns the call sites of name; see the package function
+// CallSites.
+func (s *Source) CallSites(name string) []Match {
+	sites := s.callSites(name)
+	spans := make([]span, len(sites))
+	for i, c := range sites {
+		spans[i] = c.span
+	}
+	return s.matches(spans)
+}

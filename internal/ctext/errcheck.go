@@ -1,0 +1,483 @@
+package ctext
+
+import (
+	"fmt"
+	"sort"
+)
+
+// ErrorSite is the verdict on one call site of an API whose result must be
+// checked.
+type ErrorSite struct {
+	// Line is the 1-based line of the call.
+	Line int
+	// Function is the enclosing function definition, "" outside any.
+	Function string
+	// Handled tells whether the failure is tested and the failure branch
+	// leaves (return, goto or a no-return call).
+	Handled bool
+	// Reason says why, in words a check can put into "actual".
+	Reason string
+}
+
+// checkWrapper reports whether a macro around a call checks its result and
+// leaves (or aborts) on failure.
+func checkWrapper(name string) bool {
+	switch name {
+	case "ESP_ERROR_CHECK", "ESP_RETURN_ON_ERROR", "ESP_GOTO_ON_ERROR", "ESP_RETURN_ON_FALSE",
+		"ESP_GOTO_ON_FALSE", "BUG_ON":
+		return true
+	}
+	return false
+}
+
+// noReturnCall reports whether a function never returns, so calling it
+// leaves the failure branch.
+func noReturnCall(name string) bool {
+	switch name {
+	case "Error_Handler", "k_panic", "k_oops", "k_fatal_halt", "abort", "exit", "_exit", "panic",
+		"BUG", "esp_restart", "NVIC_SystemReset", "HAL_NVIC_SystemReset", "sys_reboot",
+		"vTaskSuspendAll", "configASSERT_FAIL":
+		return true
+	}
+	return false
+}
+
+// polarity of a condition: which truth value means the call failed.
+type polarity int
+
+const (
+	polUnknown   polarity = iota // either branch may be the failure branch
+	polFailTrue                  // condition true means failure (ret < 0, ret != OK)
+	polFailFalse                 // condition true means success (ret == 0, ret >= 0)
+)
+
+// failureValue reports whether a constant compared with == denotes failure.
+func failureValue(t string) bool {
+	switch t {
+	case "NULL", "false", "-", "pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY":
+		return true
+	}
+	return false
+}
+
+// polarityOf classifies the test of the expression spanning tokens [a, b]
+// (a call or a variable) inside a condition.
+func (s *Source) polarityOf(a, b int) polarity {
+	switch nx, val := s.text(b+1), s.text(b+2); nx {
+	case "<", "<=":
+		if val == "0" {
+			return polFailTrue
+		}
+	case "!=":
+		if failureValue(val) {
+			return polFailFalse
+		}
+		return polFailTrue
+	case "==":
+		if failureValue(val) {
+			return polFailTrue
+		}
+		return polFailFalse
+	case ">=", ">":
+		return polFailFalse
+	}
+	switch pv := s.text(a - 1); pv {
+	case "!=":
+		if failureValue(s.text(a - 2)) {
+			return polFailFalse
+		}
+		return polFailTrue
+	case "==":
+		if failureValue(s.text(a - 2)) {
+			return polFailTrue
+		}
+		return polFailFalse
+	case "(":
+		switch fn := s.text(a - 2); fn {
+		case "IS_ERR", "IS_ERR_OR_NULL", "IS_ERR_VALUE":
+			return polFailTrue
+		case "unlikely", "likely":
+			if m := s.match[a-1]; m == b+1 {
+				return s.polarityOf(a-1, m)
+			}
+		}
+	case "=":
+		if s.isIdentTok(a-2) && s.is(a-3, "(") && s.match[a-3] >= 0 {
+			return s.polarityOf(a-3, s.match[a-3])
+		}
+	}
+	return polUnknown
+}
+
+// enclosingBrace returns the "{" token enclosing token i, or -1.
+func (s *Source) enclosingBrace(i int) int {
+	if i < 0 || i >= len(s.parent) {
+		return -1
+	}
+	for p := s.parent[i]; p >= 0; p = s.parent[p] {
+		if s.is(p, "{") {
+			return p
+		}
+	}
+	return -1
+}
+
+// stmtStart returns the first token of the statement containing token i
+// and the open brackets enclosing i within it, innermost first.
+func (s *Source) stmtStart(i int) (int, []int) {
+	blockNest := 0
+	if b := s.enclosingBrace(i); b >= 0 {
+		blockNest = s.nest[b] + 1
+	}
+	var opens []int
+	k := i - 1
+	for k >= 0 {
+		t := s.text(k)
+		switch {
+		case t == "{" || t == "}":
+			return k + 1, opens
+		case t == ";" && s.nest[k] <= blockNest:
+			return k + 1, opens
+		case t == ":" && s.nest[k] <= blockNest && s.isLabelColon(k):
+			return k + 1, opens
+		case (t == ")" || t == "]") && s.match[k] >= 0:
+			k = s.match[k] - 1
+			continue
+		case t == "(" || t == "[":
+			opens = append(opens, k)
+		}
+		k--
+	}
+	return 0, opens
+}
+
+// isLabelColon reports whether the ":" at token k ends a label, a case or
+// a default.
+func (s *Source) isLabelColon(k int) bool {
+	if s.is(k-1, "default") {
+		return true
+	}
+	if s.isIdentTok(k - 1) {
+		switch s.text(k - 2) {
+		case ";", "{", "}", ":", "":
+			return true
+		}
+	}
+	for j := k - 1; j >= 0; j-- {
+		switch s.text(j) {
+		case "?", ";", "{", "}":
+			return false
+		case "case":
+			return true
+		}
+	}
+	return false
+}
+
+// stmtEnd returns the token after the statement starting at token i.
+func (s *Source) stmtEnd(i, depth int) int {
+	n := len(s.toks)
+	if i >= n {
+		return n
+	}
+	if depth < 64 {
+		switch t := s.text(i); t {
+		case "{":
+			if m := s.match[i]; m >= 0 {
+				return m + 1
+			}
+			return n
+		case "}":
+			return i
+		case "if", "while", "for", "switch":
+			if s.is(i+1, "(") && s.match[i+1] >= 0 {
+				e := s.stmtEnd(s.match[i+1]+1, depth+1)
+				if t == "if" && s.is(e, "else") {
+					e = s.stmtEnd(e+1, depth+1)
+				}
+				return e
+			}
+		case "do":
+			e := s.stmtEnd(i+1, depth+1)
+			if s.is(e, "while") && s.is(e+1, "(") && s.match[e+1] >= 0 {
+				e = s.match[e+1] + 1
+				if s.is(e, ";") {
+					e++
+				}
+			}
+			return e
+		default:
+			if s.isIdentTok(i) && s.is(i+1, ":") {
+				return s.stmtEnd(i+2, depth+1)
+			}
+		}
+	}
+	for k := i; k < n; k++ {
+		t := s.text(k)
+		switch {
+		case (t == "(" || t == "[" || t == "{") && s.match[k] > k:
+			k = s.match[k]
+		case t == ";":
+			return k + 1
+		case t == "}":
+			return k
+		}
+	}
+	return n
+}
+
+// leaves reports whether tokens [a, b) contain return, goto, a no-return
+// call or an endless loop (while (1), for (;;)).
+func (s *Source) leaves(a, b int) bool {
+	for k := a; k < b && k < len(s.toks); k++ {
+		switch t := s.text(k); {
+		case t == "return" || t == "goto":
+			return true
+		case noReturnCall(t) && s.is(k+1, "("):
+			return true
+		case t == "while" && s.is(k+1, "(") && (s.is(k+2, "1") || s.is(k+2, "true")) && s.is(k+3, ")") && !s.is(k-1, "}"):
+			return true
+		case t == "for" && s.is(k+1, "(") && s.is(k+2, ";") && s.is(k+3, ";") && s.is(k+4, ")"):
+			return true
+		}
+	}
+	return false
+}
+
+// judgeBranches decides a checked if statement whose condition is the
+// parenthesis at token o.
+func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) {
+	q := s.match[o]
+	thenEnd := s.stmtEnd(q+1, 0)
+	thenLeaves := s.leaves(q+1, thenEnd)
+	elseLeaves, hasElse := false, s.is(thenEnd, "else")
+	if hasElse {
+		elseLeaves = s.leaves(thenEnd+1, s.stmtEnd(thenEnd+1, 0))
+	}
+	ok := false
+	switch pol {
+	case polFailTrue:
+		ok = thenLeaves
+	case polFailFalse:
+		ok = elseLeaves
+		if !hasElse && thenLeaves {
+			// if (ok) { ...; return 0; } followed by the failure path.
+			end := len(s.toks)
+			if b := s.enclosingBrace(o); b >= 0 && s.match[b] >= 0 {
+				end = s.match[b]
+			}
+			// Only the next two statements count as the failure path.
+			next := thenEnd
+			for i := 0; i < 2 && next < end; i++ {
+				e := s.stmtEnd(next, 0)
+				if s.leaves(next, e) {
+					ok = true
+					break
+				}
+				if e <= next {
+					break
+				}
+				next = e
+			}
+		}
+	default:
+		ok = thenLeaves || elseLeaves
+	}
+	if ok {
+		return true, fmt.Sprintf("%s is tested by an if and the failure path leaves", what)
+	}
+	return false, fmt.Sprintf("%s is tested by an if but the failure path does not return or goto", what)
+}
+
+// judgeCall classifies the call whose name starts at token first and whose
+// argument list opens at token paren.
+func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
+	closeTok := s.match[paren]
+	if closeTok < 0 {
+		return false, "the call is not closed"
+	}
+	start, opens := s.stmtStart(first)
+	for _, o := range opens {
+		if !s.is(o, "(") || !s.isIdentTok(o-1) {
+			continue
+		}
+		switch w := s.text(o - 1); {
+		case checkWrapper(w):
+			return true, fmt.Sprintf("result checked by %s", w)
+		case w == "if":
+			return s.judgeBranches(o, s.polarityOf(first, closeTok), "result")
+		case w == "while" || w == "for" || w == "switch":
+			return false, fmt.Sprintf("result only used as a %s condition", w)
+		}
+	}
+	if s.is(start, "return") {
+		return true, "result propagated by return"
+	}
+	if len(opens) == 0 && s.is(first-1, "=") && s.isIdentTok(first-2) {
+		return s.judgeAssigned(s.text(first-2), closeTok)
+	}
+	if len(opens) == 0 && start == first {
+		return false, "return value ignored"
+	}
+	if s.is(start, "(") && s.is(start+1, "void") && s.is(start+2, ")") && start+3 == first {
+		return false, "return value discarded with (void)"
+	}
+	return false, fmt.Sprintf("result of %s is not tested", name)
+}
+
+// judgeAssigned follows a result stored in variable v by the statement
+// that ends after token closeTok: the check must come within the next three
+// statements (at most two unrelated ones in between that do not assign v).
+func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
+	next := s.stmtEnd(closeTok+1, 0)
+	if next > 0 && !s.is(next-1, ";") {
+		return false, fmt.Sprintf("result stored in %s but not checked", v)
+	}
+	for intervening := 0; next < len(s.toks); intervening++ {
+		if intervening > 2 {
+			return false, fmt.Sprintf("%s is not checked within the next 3 statements", v)
+		}
+		end := s.stmtEnd(next, 0)
+		t := s.text(next)
+		switch {
+		case t == "}":
+			return false, fmt.Sprintf("result stored in %s but not checked", v)
+		case t == "if" && s.is(next+1, "(") && s.match[next+1] >= 0:
+			if s.findIdent(next+2, s.match[next+1], v) >= 0 {
+				return s.judgeIfChain(next, v)
+			}
+		case t == "return":
+			if s.findIdent(next+1, end, v) >= 0 {
+				return true, fmt.Sprintf("%s propagated by return", v)
+			}
+			return false, fmt.Sprintf("function returns before %s is checked", v)
+		case checkWrapper(t) && s.is(next+1, "(") && s.findIdent(next+1, end, v) >= 0:
+			return true, fmt.Sprintf("%s checked by %s", v, t)
+		}
+		if s.assigns(v, next, end) {
+			return false, fmt.Sprintf("%s is overwritten before it is checked", v)
+		}
+		if end <= next {
+			break
+		}
+		next = end
+	}
+	return false, fmt.Sprintf("result stored in %s but not checked", v)
+}
+
+// judgeIfChain judges "if (... v ...)" at token i; when its failure path
+// does not leave, a following "else if" that tests v again is judged
+// instead (if (ret == -EAGAIN) {...} else if (ret < 0) return ret;).
+func (s *Source) judgeIfChain(i int, v string) (bool, string) {
+	var ok bool
+	var why string
+	for depth := 0; depth < 64; depth++ {
+		o := s.match[i+1]
+		k := s.findIdent(i+2, o, v)
+		if k < 0 {
+			break
+		}
+		ok, why = s.judgeBranches(i+1, s.polarityOf(k, k), v)
+		if ok {
+			return ok, why
+		}
+		e := s.stmtEnd(o+1, 0)
+		if !s.is(e, "else") || !s.is(e+1, "if") || !s.is(e+2, "(") || s.match[e+2] < 0 {
+			break
+		}
+		i = e + 1
+	}
+	return ok, why
+}
+
+// findIdent returns the first token in [a, b) that is identifier v, or -1.
+func (s *Source) findIdent(a, b int, v string) int {
+	for k := a; k < b && k < len(s.toks); k++ {
+		if s.isIdentTok(k) && s.text(k) == v {
+			return k
+		}
+	}
+	return -1
+}
+
+// assigns reports whether tokens [a, b) assign v or take its address.
+func (s *Source) assigns(v string, a, b int) bool {
+	for k := a; k < b && k < len(s.toks); k++ {
+		if !s.isIdentTok(k) || s.text(k) != v || s.is(k-1, ".") || s.is(k-1, "->") {
+			continue
+		}
+		switch s.text(k + 1) {
+		case "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=":
+			return true
+		}
+		if s.is(k-1, "&") {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingFunction returns the name of the definition whose body holds
+// token i, or "".
+func (s *Source) enclosingFunction(i int) string {
+	fs := s.functions()
+	k := sort.Search(len(fs), func(j int) bool { return fs[j].open > i }) - 1
+	if k >= 0 && (fs[k].close < 0 || i < fs[k].close) {
+		return fs[k].Name
+	}
+	return ""
+}
+
+// ErrorHandlingReport judges every call site of call (definitions,
+// prototypes and #define lines excluded), in source order. Accepted shapes:
+//   - the call in an if condition whose failure branch leaves:
+//     "if (call(...) < 0) { ...; return ...; }", "if (call(...)) goto err;",
+//     "if (!device_is_ready(dev)) return ...;", "if (IS_ERR(call(...)))";
+//   - "ret = call(...);" (or a declaration with initializer) followed
+//     within three statements, none of which reassigns ret, by an if on ret
+//     whose failure branch leaves (ret < 0, ret != 0, ret != ESP_OK,
+//     ret != HAL_OK, IS_ERR(ret), !ret, ret), or by "return ret;";
+//   - "return call(...);" (the result is propagated);
+//   - a checking macro: ESP_ERROR_CHECK, ESP_RETURN_ON_ERROR,
+//     ESP_GOTO_ON_ERROR, ESP_RETURN_ON_FALSE, ESP_GOTO_ON_FALSE, BUG_ON.
+//
+// The failure branch is chosen from the comparison: "< 0", "!= X" and
+// "== NULL" make the then-branch the failure branch; "== 0", ">= 0" and
+// "== OK" make it the else-branch (or the code after the if); a bare or
+// negated test accepts either branch. Leaving means return, goto, a
+// no-return call (Error_Handler, k_panic, abort, esp_restart, ...) or an
+// endless loop.
+func ErrorHandlingReport(code, call string) []ErrorSite {
+	return NewSource(code).ErrorHandlingReport(call)
+}
+
+// ErrorHandlingReport judges every call site of call; see the package
+// function ErrorHandlingReport.
+func (s *Source) ErrorHandlingReport(call string) []ErrorSite {
+	var out []ErrorSite
+	for _, c := range s.callSites(call) {
+		if c.first < 0 {
+			continue
+		}
+		site := ErrorSite{Line: s.Line(c.start), Function: s.enclosingFunction(c.first)}
+		site.Handled, site.Reason = s.judgeCall(c.first, c.paren, normalizeCallName(call))
+		out = append(out, site)
+	}
+	return out
+}
+
+// ReturnAfterError reports whether every call site of call tests the
+// result and leaves on failure (see ErrorHandlingReport). It is false when
+// call never appears, because nothing then shows that errors are handled.
+func ReturnAfterError(code, call string) bool {
+	sites := ErrorHandlingReport(code, call)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, st := range sites {
+		if !st.Handled {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,80 @@
+package ctext
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func wrapFn(body string) string {
+	return "int setup(void)\n{\n" + body + "\n\treturn 0;\n}\n"
+}
+
+func TestErrorHandlingReport(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		call    string
+		handled []bool
+		reason  string // reason of the first site
+	}{
+		{"if less than zero block", "\tif (gpio_pin_configure_dt(&led, GPIO_OUTPUT) < 0) {\n\t\tLOG_ERR(\"x\");\n\t\treturn -EIO;\n\t}", "gpio_pin_configure_dt", []bool{true}, "result is tested by an if and the failure path leaves"},
+		{"if bare single statement", "\tif (init_hw())\n\t\treturn -1;", "init_hw", []bool{true}, ""},
+		{"if negated bool", "\tif (!device_is_ready(dev)) {\n\t\treturn -ENODEV;\n\t}", "device_is_ready", []bool{true}, ""},
+		{"goto", "\tif (clk_prepare_enable(clk))\n\t\tgoto err;\nerr:\n\treturn -1;", "clk_prepare_enable", []bool{true}, ""},
+		{"if without leaving", "\tif (init_hw() < 0) {\n\t\tLOG_ERR(\"failed\");\n\t}", "init_hw", []bool{false}, "result is tested by an if but the failure path does not return or goto"},
+		{"success polarity with else", "\tif (init_hw() == 0) {\n\t\tLOG_INF(\"ok\");\n\t} else {\n\t\treturn -EIO;\n\t}", "init_hw", []bool{true}, ""},
+		{"success polarity only then leaves", "\tif (init_hw() == 0) {\n\t\tLOG_INF(\"ok\");\n\t\treturn 0;\n\t}\n\ta();\n\tb();", "init_hw", []bool{false}, ""},
+		{"success polarity then failure path after", "\tif (init_hw() >= 0) {\n\t\treturn 0;\n\t}\n\tLOG_ERR(\"bad\");\n\treturn -EIO;", "init_hw", []bool{true}, ""},
+		{"assignment then check", "\tint ret = gpio_pin_configure_dt(&led, GPIO_OUTPUT);\n\tif (ret < 0) {\n\t\treturn ret;\n\t}", "gpio_pin_configure_dt", []bool{true}, "ret is tested by an if and the failure path leaves"},
+		{"esp_err_t not ok", "\tesp_err_t err = nvs_flash_init();\n\tif (err != ESP_OK) {\n\t\tESP_LOGE(TAG, \"x\");\n\t\treturn err;\n\t}", "nvs_flash_init", []bool{true}, ""},
+		{"hal error handler", "\tif (HAL_UART_Init(&huart2) != HAL_OK)\n\t{\n\t\tError_Handler();\n\t}", "HAL_UART_Init", []bool{true}, ""},
+		{"IS_ERR", "\tclk = devm_clk_get(dev, NULL);\n\tif (IS_ERR(clk))\n\t\treturn PTR_ERR(clk);", "devm_clk_get", []bool{true}, ""},
+		{"two intervening statements", "\tret = spi_write(dev, &tx);\n\tk_busy_wait(10);\n\tcount++;\n\tif (ret) {\n\t\treturn ret;\n\t}", "spi_write", []bool{true}, ""},
+		{"three intervening statements", "\tret = spi_write(dev, &tx);\n\ta();\n\tb();\n\tc();\n\tif (ret) {\n\t\treturn ret;\n\t}", "spi_write", []bool{false}, "ret is not checked within the next 3 statements"},
+		{"overwritten before check", "\tret = spi_write(dev, &tx);\n\tret = spi_read(dev, &rx);\n\tif (ret) {\n\t\treturn ret;\n\t}", "spi_write", []bool{false}, "ret is overwritten before it is checked"},
+		{"stored never checked", "\tret = spi_write(dev, &tx);\n\tLOG_INF(\"done\");", "spi_write", []bool{false}, "function returns before ret is checked"},
+		{"assign in condition", "\tif ((ret = i2c_write(dev, buf, 2, 0x40)) < 0) {\n\t\treturn ret;\n\t}", "i2c_write", []bool{true}, ""},
+		{"return propagates", "\treturn spi_write(dev, &tx);", "spi_write", []bool{true}, "result propagated by return"},
+		{"ret returned", "\tret = spi_write(dev, &tx);\n\treturn ret;", "spi_write", []bool{true}, "ret propagated by return"},
+		{"ESP_ERROR_CHECK", "\tESP_ERROR_CHECK(gpio_config(&io_conf));", "gpio_config", []bool{true}, "result checked by ESP_ERROR_CHECK"},
+		{"ESP_ERROR_CHECK on variable", "\terr = gpio_config(&io_conf);\n\tESP_ERROR_CHECK(err);", "gpio_config", []bool{true}, "err checked by ESP_ERROR_CHECK"},
+		{"ignored", "\tgpio_pin_set_dt(&led, 1);", "gpio_pin_set_dt", []bool{false}, "return value ignored"},
+		{"void cast", "\t(void)gpio_pin_set_dt(&led, 1);", "gpio_pin_set_dt", []bool{false}, "return value discarded with (void)"},
+		{"in log argument", "\tLOG_INF(\"%d\", gpio_pin_get_dt(&btn));", "gpio_pin_get_dt", []bool{false}, "result of gpio_pin_get_dt is not tested"},
+		{"loop condition", "\twhile (uart_poll_in(dev, &c) == 0) {\n\t}", "uart_poll_in", []bool{false}, "result only used as a while condition"},
+		{"mixed sites", "\tif (a_init() < 0) {\n\t\treturn -1;\n\t}\n\ta_init();", "a_init", []bool{true, false}, ""},
+		{"comment mention ignored", "\t/* i2c_write(dev) unchecked */\n\tif (i2c_write(dev, b, 1, 2)) {\n\t\treturn -EIO;\n\t}", "i2c_write", []bool{true}, ""},
+		{"after label", "\tint ret;\nretry:\n\tret = spi_write(dev, &tx);\n\tif (ret < 0) {\n\t\tgoto retry;\n\t}", "spi_write", []bool{true}, ""},
+		{"else-if chain", "\tret = spi_write(dev, &tx);\n\tif (ret == -EAGAIN) {\n\t\tk_yield();\n\t} else if (ret < 0) {\n\t\treturn ret;\n\t}", "spi_write", []bool{true}, ""},
+		{"never called", "\tk_yield();", "spi_write", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code := wrapFn(tt.body)
+			sites := ErrorHandlingReport(code, tt.call)
+			var handled []bool
+			for _, s := range sites {
+				handled = append(handled, s.Handled)
+				require.Equal(t, "setup", s.Function)
+			}
+			require.Equal(t, tt.handled, handled, "%+v", sites)
+			if tt.reason != "" {
+				require.Equal(t, tt.reason, sites[0].Reason)
+			}
+			all := len(handled) > 0
+			for _, h := range handled {
+				all = all && h
+			}
+			require.Equal(t, all, ReturnAfterError(code, tt.call))
+		})
+	}
+}
+
+func TestErrorHandlingReportLinesAndScope(t *testing.T) {
+	code := "int spi_write(int x);\nint spi_write(int x)\n{\n\treturn x;\n}\n#define W() spi_write(1)\nint main(void)\n{\n\tspi_write(2);\n\treturn 0;\n}\n"
+	sites := ErrorHandlingReport(code, "spi_write")
+	require.Equal(t, []ErrorSite{{Line: 9, Function: "main", Handled: false, Reason: "return value ignored"}}, sites)
+	require.False(t, ReturnAfterError(code, "spi_write"))
+	require.False(t, ReturnAfterError("int x;", "spi_write"))
+}

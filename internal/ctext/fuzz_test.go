@@ -1,0 +1,49 @@
+package ctext
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzAnalyses checks that no predicate panics on arbitrary input and that
+// reported positions stay inside the text.
+func FuzzAnalyses(f *testing.F) {
+	for _, s := range []string{sampleC(), driverC, "if(", "void f(", "ISR(", "}{)(", "ret = foo(); if (ret", "int foo(a) int a; {"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		lines := strings.Count(code, "\n") + 1
+		for _, fn := range Functions(code) {
+			if fn.BodyOffset < 0 || fn.BodyOffset+len(fn.Body) > len(code) || fn.Line < 1 || fn.Line > lines {
+				t.Fatalf("bad function %+v", fn)
+			}
+		}
+		_ = ISRBodies(code)
+		for _, v := range ISRForbiddenCalls(code, nil) {
+			if v.Line < 1 || v.Line > lines {
+				t.Fatalf("bad violation %+v", v)
+			}
+		}
+		for _, m := range CallSites(code, "foo") {
+			if m.Offset < 0 || m.Offset >= len(code) || m.Line < 1 || m.Line > lines {
+				t.Fatalf("bad match %+v", m)
+			}
+		}
+		_ = ErrorHandlingReport(code, "foo")
+		_ = QualifierOnVariable(code, "x", "volatile")
+		_, _ = ExplainCleanupOrder(code, [][2]string{{"a", "b"}, {"c", "d"}})
+		_, _ = FunctionBody(code, "f")
+		_ = HasWord(code, "int x")
+	})
+}
+
+func TestDeepNestingDoesNotExplode(t *testing.T) {
+	code := "int f(void)\n{\n\tret = foo();\n" + strings.Repeat("if (ret) ", 50000) + "return 1;\n" +
+		strings.Repeat("(", 50000) + strings.Repeat("{", 50000) + "\n}\n"
+	sites := ErrorHandlingReport(code, "foo")
+	require.Len(t, sites, 1)
+	require.True(t, sites[0].Handled)
+	require.Len(t, Functions(code), 1)
+}

@@ -1,0 +1,28 @@
+package ctext
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSampleZephyrApp runs the helpers together over one realistic file.
+func TestSampleZephyrApp(t *testing.T) {
+	code := sampleC()
+	require.Equal(t, []string{"button_pressed"}, isrNames(code))
+	require.Empty(t, ISRForbiddenCalls(code, nil), "printk and k_cycle_get_32 are ISR-safe")
+	require.True(t, QualifierOnVariable(code, "presses", "volatile"))
+	require.False(t, QualifierOnVariable(code, "button_cb", "volatile"))
+	require.True(t, ReturnAfterError(code, "gpio_pin_configure_dt"))
+	require.True(t, ReturnAfterError(code, "gpio_is_ready_dt"))
+	require.True(t, ReturnAfterError(code, "gpio_pin_toggle_dt"))
+	require.False(t, ReturnAfterError(code, "gpio_init_callback"))
+	require.True(t, APIInFunction(code, "main", "k_msleep"))
+	require.False(t, APIInFunction(code, "button_pressed", "k_msleep"))
+	require.False(t, HasWord(code, "Copyright"))
+	require.True(t, ScopedContains(code, `"app.h"`, ScopeCodeOnly))
+	body, ok := FunctionBody(code, "button_pressed")
+	require.True(t, ok)
+	require.Contains(t, body, `printk("pressed at %" PRIu32 "\n", k_cycle_get_32());`)
+	require.NotContains(t, body, "// count")
+}

@@ -1,0 +1,52 @@
+package ctext
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Scope selects which parts of a file a text search looks at.
+type Scope string
+
+const (
+	// ScopeStripped removes comments and the contents of string and
+	// character literals. It is the default and the safest scope.
+	ScopeStripped Scope = "stripped"
+	// ScopeCodeOnly removes comments but keeps string literals, for matches
+	// such as #include "x.h".
+	ScopeCodeOnly Scope = "code_only"
+	// ScopeRaw keeps the text as is, for files that are not C (Kconfig,
+	// udev rules, bitbake recipes).
+	ScopeRaw Scope = "raw"
+)
+
+// ParseScope returns the Scope named s. An empty string is not a scope;
+// callers that want a default pass ScopeStripped themselves.
+func ParseScope(s string) (Scope, error) {
+	switch Scope(s) {
+	case ScopeStripped, ScopeCodeOnly, ScopeRaw:
+		return Scope(s), nil
+	}
+	return "", fmt.Errorf("unknown scope %q (want stripped, code_only or raw)", s)
+}
+
+// ApplyScope returns the text of code that scope s looks at. An unknown
+// scope is treated as ScopeStripped (the safest choice); validate names
+// with ParseScope first.
+func ApplyScope(code string, s Scope) string {
+	switch s {
+	case ScopeRaw:
+		return code
+	case ScopeCodeOnly:
+		return StripComments(code)
+	default:
+		return StripAll(code)
+	}
+}
+
+// ScopedContains reports whether needle occurs as a plain substring of the
+// scoped text of code. As with Python's "in", an empty needle is always
+// contained.
+func ScopedContains(code, needle string, scope Scope) bool {
+	return strings.Contains(ApplyScope(code, scope), needle)
+}
