@@ -172,11 +172,7 @@ func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.
 	details, err := m.Run(ctx, s, code)
 	if err != nil {
 		lr.Status, lr.Error = result.StatusError, result.Ptr(err.Error())
-		var ae *diag.AsError
-		if errors.As(err, &ae) {
-			p := ae.Problem
-			lr.Problem = &p
-		}
+		lr.Problem = problemOf(err)
 		return
 	}
 	lr.Details = details
@@ -255,7 +251,7 @@ func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg 
 	mr := result.MutationResult{Name: neg.Name}
 	mutant, err := neg.Apply(ctx, s, code)
 	if err != nil {
-		mr.Outcome, mr.Error = result.MutationError, err.Error()
+		mr.Outcome, mr.Error, mr.Problem = result.MutationError, err.Error(), problemOf(err)
 		return mr
 	}
 	if mutant == code {
@@ -270,6 +266,10 @@ func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg 
 		ds, err := m.Run(ctx, s, mutant)
 		if err != nil {
 			mr.Outcome, mr.Error = result.MutationError, fmt.Sprintf("negative %q: checks raised on the mutant: %v", neg.Name, err)
+			if p := problemOf(err); p != nil {
+				p.Message = fmt.Sprintf("negative %q: checks raised on the mutant: %s", neg.Name, p.Message)
+				mr.Problem = p
+			}
 			return mr
 		}
 		details = append(details, ds...)
@@ -307,4 +307,14 @@ func sanitize(code string) (string, []string) {
 		i += size
 	}
 	return strings.ToValidUTF8(code, "\uFFFD"), []string{fmt.Sprintf("generated code held %d invalid UTF-8 byte(s); each run was replaced by U+FFFD", bad)}
+}
+
+// problemOf returns a copy of the located problem inside err, or nil.
+func problemOf(err error) *diag.Problem {
+	var ae *diag.AsError
+	if errors.As(err, &ae) {
+		p := ae.Problem
+		return &p
+	}
+	return nil
 }

@@ -105,6 +105,8 @@ type MutationResult struct {
 	// ShouldFail lists the soft expectations.
 	ShouldFail []CheckVerdict `json:"should_fail,omitempty"`
 	Error      string         `json:"error,omitempty"`
+	// Problem is the located form of Error, when there is one; not serialised.
+	Problem *diag.Problem `json:"-"`
 }
 
 // CheckVerdict says whether a named check failed on a mutant ("caught").

@@ -116,6 +116,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		entries = append(entries, es...)
 		rep.Problems = append(rep.Problems, ps...)
 	}
+	if len(opts.Filter.IDs) > 0 {
+		kept := entries[:0]
+		for _, e := range entries {
+			for _, id := range opts.Filter.IDs {
+				if e.Name == id {
+					kept = append(kept, e)
+					break
+				}
+			}
+		}
+		entries = kept
+	}
 	reports := make([]*CaseReport, len(entries))
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -230,7 +242,7 @@ func validateCase(ctx context.Context, rt *checks.Runtime, ev *eval.Evaluator, s
 		cr.Negatives, ps = negativeProblems(cc, l.Mutations, refChecks)
 		cr.Problems = append(cr.Problems, ps...)
 	}
-	if len(refChecks) > 0 {
+	if checksRan(res) {
 		cr.Coverage = coverage(cc, refChecks)
 	}
 	for _, path := range c.AcceptPaths {
@@ -330,6 +342,10 @@ func negativeProblems(cc *eval.CaseChecks, muts []result.MutationResult, refChec
 			l, c := at("")
 			ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: mutation leaves the reference unchanged", neg.Name))
 		case result.MutationError:
+			if m.Problem != nil {
+				ps = append(ps, *m.Problem)
+				break
+			}
 			l, c := at("")
 			ps = append(ps, diag.Errorf(path, l, c, "negatives", "%s", m.Error))
 		case result.MutationApplied:
@@ -391,4 +407,16 @@ func quoteOrNone(s *string) string {
 		return "None"
 	}
 	return fmt.Sprintf("%q", *s)
+}
+
+// checksRan reports whether both check layers gave a verdict on the reference,
+// so that the set of check names is complete.
+func checksRan(res result.EvalResult) bool {
+	for _, n := range []int{result.LayerStatic, result.LayerHeuristic} {
+		l, ok := res.Layer(n)
+		if !ok || (l.Status != result.StatusPassed && l.Status != result.StatusFailed) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,114 @@
+package validate
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/eval"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// badCorpus holds one good case and one case per kind of bad input, each
+// with its exact expected message in testdata/bad/want.txt.
+const badCorpus = "testdata/bad/cases"
+
+func runBad(t *testing.T, filter cases.Filter) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{
+		CasesDir: badCorpus, Filter: filter, Layers: eval.AllLayers, Jobs: 2,
+		Limits: checks.Limits{MaxSteps: 200_000},
+	})
+	require.NoError(t, err)
+	return rep
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+}
+
+func TestBadInputsExactMessages(t *testing.T) {
+	rep := runBad(t, cases.Filter{})
+	var out bytes.Buffer
+	require.NoError(t, WriteText(&out, rep, true))
+	golden(t, "testdata/bad/want.txt", out.Bytes())
+	require.False(t, rep.OK())
+}
+
+func TestOneBrokenCaseDoesNotStopOthers(t *testing.T) {
+	rep := runBad(t, cases.Filter{})
+	byID := map[string]CaseReport{}
+	for _, c := range rep.Cases {
+		byID[c.ID] = c
+	}
+	good := byID["timer-001"]
+	require.True(t, good.OK, "the good case validates among the broken ones: %v", good.Problems)
+	require.Equal(t, &Coverage{Checks: []string{"kernel_header", "timer_started"}, Defended: []string{"kernel_header", "timer_started"}, Undefended: []string{}}, good.Coverage)
+	require.Len(t, good.Negatives, 2)
+	require.Equal(t, 20, rep.Summary.Cases)
+	require.Equal(t, 1, rep.Summary.OK)
+}
+
+func TestValidateIsDeterministic(t *testing.T) {
+	var a, b bytes.Buffer
+	require.NoError(t, WriteJSON(&a, runBad(t, cases.Filter{})))
+	require.NoError(t, WriteJSON(&b, runBad(t, cases.Filter{})))
+	require.Equal(t, a.String(), b.String())
+}
+
+func TestLayerSelection(t *testing.T) {
+	set, err := eval.ParseLayers("L0")
+	require.NoError(t, err)
+	rep, err := Run(context.Background(), Options{CasesDir: badCorpus, Filter: cases.Filter{IDs: []string{"timer-016"}}, Layers: set})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 1)
+	c := rep.Cases[0]
+	require.True(t, c.OK, "with only L0 selected, the broken negative is not exercised: %v", c.Problems)
+	require.Equal(t, "not selected (--layers)", c.Layers[4].Reason)
+	require.Equal(t, "not selected (--layers)", c.Layers[3].Reason)
+}
+
+func TestHugeReferenceIsRejected(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(badCorpus, "zephyr", "timer-001")
+	dst := filepath.Join(dir, "zephyr", "timer-001")
+	copyTree(t, src, dst)
+	huge := strings.Repeat("/* filler */\n", 10<<20/13+1)
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "reference", "main.c"), []byte(huge), 0o644))
+	rep, err := Run(context.Background(), Options{CasesDir: dir})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 1)
+	require.Len(t, rep.Cases[0].Problems, 1)
+	require.Equal(t, fmt.Sprintf("%s: file is %d bytes; the limit is 1048576 bytes [layout]", filepath.Join(dst, "reference", "main.c"), len(huge)), rep.Cases[0].Problems[0].String())
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		require.NoError(t, err)
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		return os.WriteFile(target, data, 0o644)
+	}))
+}
