@@ -43,10 +43,10 @@ type LayerSummary struct {
 
 // NegativeReport is one negative applied to the reference.
 type NegativeReport struct {
-	Name       string                `json:"name"`
+	Name       string                 `json:"name"`
 	Outcome    result.MutationOutcome `json:"outcome"`
-	MustFail   []result.CheckVerdict `json:"must_fail,omitempty"`
-	ShouldFail []result.CheckVerdict `json:"should_fail,omitempty"`
+	MustFail   []result.CheckVerdict  `json:"must_fail,omitempty"`
+	ShouldFail []result.CheckVerdict  `json:"should_fail,omitempty"`
 }
 
 // Coverage says which checks the negatives defend.
