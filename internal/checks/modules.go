@@ -29,7 +29,7 @@ func withFile(f func(b *starlark.Builtin, file *csyntax.File, extra []string) (s
 		pairs := []any{"code", &code}
 		for i, e := range extra {
 			vals[i] = starlark.None
-			pairs = append(pairs, e, &vals[i])
+			pairs = append(pairs, e+"?", &vals[i])
 		}
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, pairs...); err != nil {
 			return nil, err

@@ -84,18 +84,16 @@ func (r *Runtime) call(ctx context.Context, s *Session, name string, fn func(*st
 	if s != nil {
 		thread.SetLocal(sessionKey, s)
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
-	defer cancel()
+	timer := time.NewTimer(r.limits.Timeout)
+	defer timer.Stop()
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		select {
+		case <-timer.C:
+			thread.Cancel(fmt.Sprintf("exceeded the time limit of %s", r.limits.Timeout))
 		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				thread.Cancel(fmt.Sprintf("exceeded the time limit of %s", r.limits.Timeout))
-			} else {
-				thread.Cancel("cancelled")
-			}
+			thread.Cancel(fmt.Sprintf("cancelled: %v", ctx.Err()))
 		case <-done:
 		}
 	}()

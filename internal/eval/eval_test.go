@@ -1,0 +1,201 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/result"
+)
+
+const staticSrc = `
+def run_checks(code):
+    ok = scoped_contains(code, "#include <zephyr/kernel.h>", scope = "code_only")
+    return [CheckDetail(check_name = "kernel_header", passed = ok)]
+`
+
+const behaviorSrc = `
+def run_checks(code):
+    return [CheckDetail(check_name = "timer_started", passed = has_api_call(code, "k_timer_start"))]
+`
+
+const negativesSrc = `
+NEGATIVES = [
+    {"name": "never_started", "mutation": lambda code: code.replace("k_timer_start(&t, K_MSEC(1), K_MSEC(1));", ""), "must_fail": ["timer_started"]},
+    {"name": "no_header", "mutation": lambda code: code.replace("#include <zephyr/kernel.h>\n", ""), "must_fail": ["kernel_header"]},
+    {"name": "cosmetic", "mutation": lambda code: code.replace("K_MSEC(1)", "K_USEC(1000)"), "must_fail": ["timer_started"]},
+]
+`
+
+const goodCode = "#include <zephyr/kernel.h>\nK_TIMER_DEFINE(t, NULL, NULL);\nint main(void)\n{\n\tk_timer_start(&t, K_MSEC(1), K_MSEC(1));\n\treturn 0;\n}\n"
+
+func fixture(t *testing.T, meta cases.Metadata) (*checks.Runtime, *CaseChecks) {
+	t.Helper()
+	rt, err := checks.NewRuntime(checks.Limits{}, nil)
+	require.NoError(t, err)
+	ctx := context.Background()
+	st, err := rt.LoadChecks(ctx, "static.star", []byte(staticSrc))
+	require.NoError(t, err)
+	bh, err := rt.LoadChecks(ctx, "behavior.star", []byte(behaviorSrc))
+	require.NoError(t, err)
+	ng, err := rt.LoadNegatives(ctx, "negatives.star", []byte(negativesSrc))
+	require.NoError(t, err)
+	if meta.ID == "" {
+		meta = cases.Metadata{ID: "timer-001", Platform: "native_sim"}
+	}
+	return rt, &CaseChecks{Case: &cases.Case{Meta: meta}, Static: st, Behavior: bh, Negatives: ng}
+}
+
+func evaluate(t *testing.T, e *Evaluator, cc *CaseChecks, rt *checks.Runtime, code string) result.EvalResult {
+	t.Helper()
+	s := rt.NewSession()
+	defer s.Close()
+	return e.Evaluate(context.Background(), s, cc, code, Subject{Model: "m", Attempt: 1})
+}
+
+type statusLine []string
+
+func statuses(r result.EvalResult) statusLine {
+	var out statusLine
+	for _, l := range r.Layers {
+		s := fmt.Sprintf("L%d %s", l.Layer, l.Status)
+		if l.Reason != "" {
+			s += ": " + l.Reason
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestPassingCode(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	r := evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	require.Equal(t, statusLine{
+		"L0 passed",
+		"L1 skipped: toolchain unavailable: no compile backend for platform native_sim in this build",
+		"L2 skipped: toolchain unavailable: no runtime backend for platform native_sim in this build",
+		"L3 passed",
+		"L4 failed: 1 seeded bug(s) not caught by the checks they name",
+	}, statuses(r))
+	require.True(t, r.Passed, "L4 never changes the verdict")
+	require.Equal(t, result.StatusPassed, r.Status)
+	require.Nil(t, r.FailedAtLayer)
+	l4, _ := r.Layer(result.LayerMutation)
+	require.Equal(t, []result.MutationOutcome{result.MutationApplied, result.MutationApplied, result.MutationApplied}, []result.MutationOutcome{l4.Mutations[0].Outcome, l4.Mutations[1].Outcome, l4.Mutations[2].Outcome})
+	require.Equal(t, "never_started/timer_started", l4.Details[0].CheckName)
+	require.Equal(t, result.CheckTypeMutation, l4.Details[0].CheckType)
+	// The cosmetic mutation does not remove the call, so the check it names is not
+	// caught; the pair is recorded as a miss.
+	require.Equal(t, "cosmetic/timer_started", l4.Details[2].CheckName)
+	require.False(t, l4.Details[2].Passed)
+	require.Equal(t, "passed", *l4.Details[2].Actual)
+}
+
+func TestHaltingRule(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	code := strings.Replace(goodCode, "#include <zephyr/kernel.h>\n", "", 1)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, code)
+	require.Equal(t, statusLine{
+		"L0 failed",
+		"L1 skipped: halted: L0 static failed",
+		"L2 skipped: halted: L0 static failed",
+		"L3 skipped: halted: L0 static failed",
+		"L4 skipped: halted: L0 static failed",
+	}, statuses(r))
+	require.False(t, r.Passed)
+	require.Equal(t, 0, *r.FailedAtLayer)
+	require.Equal(t, result.StatusFailed, r.Status)
+}
+
+func TestL4NeverChangesVerdictAndSkipsUnchangedMutations(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	// Model code that the negatives' literal replacements do not touch.
+	code := "#include <zephyr/kernel.h>\nstatic struct k_timer tm;\nint main(void) { k_timer_start(&tm, K_SECONDS(1), K_NO_WAIT); return 0; }\n"
+	r := evaluate(t, New(nil, AllLayers), cc, rt, code)
+	l4, _ := r.Layer(result.LayerMutation)
+	require.Equal(t, result.StatusPassed, l4.Status, "the header mutation applies and is caught")
+	require.Equal(t, result.MutationUnchanged, l4.Mutations[0].Outcome)
+	require.Equal(t, result.MutationApplied, l4.Mutations[1].Outcome)
+	require.Equal(t, result.MutationUnchanged, l4.Mutations[2].Outcome)
+	require.True(t, r.Passed)
+
+	rt2, cc2 := fixture(t, cases.Metadata{})
+	r = evaluate(t, New(nil, AllLayers), cc2, rt2, goodCode)
+	l4, _ = r.Layer(result.LayerMutation)
+	require.Equal(t, result.StatusFailed, l4.Status, "the cosmetic negative is not caught")
+	require.True(t, r.Passed, "L4 failing does not change the verdict")
+}
+
+func TestOptOutsAndSelection(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{ID: "timer-001", Platform: "esp_idf", L1Skip: true, L2Skip: true})
+	set, err := ParseLayers("L0,L1,L3")
+	require.NoError(t, err)
+	r := evaluate(t, New(nil, set), cc, rt, goodCode)
+	require.Equal(t, statusLine{
+		"L0 passed",
+		"L1 skipped: case opts out (l1_skip: true)",
+		"L2 skipped: not selected (--layers)",
+		"L3 passed",
+		"L4 skipped: not selected (--layers)",
+	}, statuses(r))
+}
+
+func TestCheckErrorIsNotAModelFailure(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	var err error
+	cc.Behavior, err = rt.LoadChecks(context.Background(), "behavior.star", []byte("def run_checks(code):\n    return [CheckDetail(check_name = \"x\", passed = extract_function_body(code, \"nope\").startswith(\"a\"))]\n"))
+	require.NoError(t, err)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	require.Equal(t, result.StatusError, r.Status)
+	require.False(t, r.Passed)
+	require.Nil(t, r.FailedAtLayer, "an error is not a failure at a layer")
+	l3, _ := r.Layer(result.LayerHeuristic)
+	require.Equal(t, `behavior.star:2:87: NoneType has no .startswith field or method [check-runtime]`, *l3.Error)
+	l4, _ := r.Layer(result.LayerMutation)
+	require.Equal(t, "halted: L3 heuristic could not run", l4.Reason)
+}
+
+func TestDuplicateCheckNamesAcrossFiles(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	var err error
+	cc.Behavior, err = rt.LoadChecks(context.Background(), "behavior.star", []byte(staticSrc))
+	require.NoError(t, err)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	l3, _ := r.Layer(result.LayerHeuristic)
+	require.Equal(t, result.StatusError, l3.Status)
+	require.Equal(t, `behavior.star: check_name "kernel_header" is also returned by static.star; check names must be unique in a case [check-shape]`, *l3.Error)
+}
+
+func TestHugeCode(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	code := goodCode + strings.Repeat("/* padding */\n", 10<<20/14)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, code)
+	l0, _ := r.Layer(result.LayerStatic)
+	require.Equal(t, result.StatusFailed, l0.Status)
+	require.Equal(t, fmt.Sprintf("generated code is %d bytes; the limit is 1048576 bytes", len(code)), l0.Reason)
+	require.Equal(t, result.StatusFailed, r.Status)
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	code := strings.Replace(goodCode, "int main", "/* \xff\xfe\xfd */ int main", 1)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, code)
+	require.Equal(t, []string{"generated code held 3 invalid UTF-8 byte(s); each run was replaced by U+FFFD"}, r.Notes)
+	require.NotContains(t, r.GeneratedCode, "\xff")
+	require.True(t, r.Passed, "the checks still run on the repaired text")
+}
+
+func TestParseLayers(t *testing.T) {
+	for in, want := range map[string]string{"all": "L0,L1,L2,L3,L4", "": "L0,L1,L2,L3,L4", "L0,L3": "L0,L3", "0, 4": "L0,L4", "static,heuristic": "L0,L3"} {
+		set, err := ParseLayers(in)
+		require.NoError(t, err)
+		require.Equal(t, want, set.String(), in)
+	}
+	_, err := ParseLayers("L5")
+	require.EqualError(t, err, `unknown layer "L5" (want L0..L4, 0..4, or static, compile, runtime, heuristic, mutation)`)
+}
