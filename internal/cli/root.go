@@ -83,6 +83,7 @@ internal error.`,
 	}
 	root.AddCommand(
 		newValidateCommand(),
+		newRunCommand(),
 		newListCommand(),
 		newCategoriesCommand(),
 		NewShardCommand(),

@@ -98,7 +98,10 @@ func TestHugeReferenceIsRejected(t *testing.T) {
 	require.Equal(t, fmt.Sprintf("%s: file is %d bytes; the limit is 1048576 bytes [layout]", filepath.Join(dst, "reference", "main.c"), len(huge)), rep.Cases[0].Problems[0].String())
 }
 
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t interface {
+	require.TestingT
+	Helper()
+}, src, dst string) {
 	t.Helper()
 	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		require.NoError(t, err)

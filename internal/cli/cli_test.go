@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const badCorpus = "../validate/testdata/bad/cases"
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(NewRootCommand(&out, &errOut), args)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelpOnEveryCommand(t *testing.T) {
+	root := NewRootCommand(&bytes.Buffer{}, &bytes.Buffer{})
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		code, out, _ := runCLI(t, c.Name(), "--help")
+		require.Equal(t, ExitOK, code, c.Name())
+		require.Contains(t, out, "Usage:", c.Name())
+		require.NotEmpty(t, c.Short, c.Name())
+	}
+	code, out, _ := runCLI(t, "--help")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, "Exit codes: 0 ok, 1 findings")
+}
+
+func TestExitCodes(t *testing.T) {
+	code, out, _ := runCLI(t, "validate", "--cases", badCorpus, "--case", "timer-001")
+	require.Equal(t, ExitOK, code, out)
+	require.Contains(t, out, "1 cases: 1 ok, 0 failed")
+
+	code, out, errOut := runCLI(t, "validate", "--cases", badCorpus, "--case", "timer-001,timer-016")
+	require.Equal(t, ExitFindings, code)
+	require.Contains(t, out, `must_fail check "timer_started" still passes on the mutated reference`)
+	require.Equal(t, "embedeval: 1 of 2 cases failed validation\n", errOut)
+
+	code, _, errOut = runCLI(t, "validate", "--no-such-flag")
+	require.Equal(t, ExitUsage, code)
+	require.Equal(t, "embedeval: unknown flag: --no-such-flag\n", errOut)
+
+	code, _, errOut = runCLI(t, "validate", "--cases", badCorpus, "--layers", "L9")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, `unknown layer "L9"`)
+
+	code, _, errOut = runCLI(t, "list", "--cases", badCorpus, "--difficulty", "trivial")
+	require.Equal(t, ExitUsage, code)
+	require.Equal(t, "embedeval: --difficulty: \"trivial\" is not one of [easy medium hard]\n", errOut)
+
+	code, _, _ = runCLI(t, "frobnicate")
+	require.Equal(t, ExitUsage, code)
+
+	code, _, errOut = runCLI(t, "shard")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "not built yet")
+}
+
+func TestListAndCategories(t *testing.T) {
+	code, out, errOut := runCLI(t, "list", "--cases", badCorpus, "--case", "timer-001,timer-016")
+	require.Equal(t, ExitFindings, code, "broken cases in the corpus make list exit 1")
+	require.Contains(t, errOut, `timer-002/metadata.yaml:5: invalid YAML`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4)
+	require.Regexp(t, `^timer-001\s+zephyr\s+timer\s+easy\s+core\s+native_sim\s+native_sim\s+public\s+starlark\s+Periodic timer$`, lines[1])
+	require.Equal(t, "2 cases", lines[3])
+
+	_, out, _ = runCLI(t, "categories", "--cases", badCorpus)
+	require.Contains(t, out, "| timer | 13 | 0 | 0 | 13 |\n")
+	require.Contains(t, out, "| **total** | 13 | 0 | 0 | 13 |\n")
+}
+
+func TestRunReference(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "run", "--cases", badCorpus, "--case", "timer-001", "--model", "reference", "--samples", "2", "--output-dir", dir, "--run-id", "r1")
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, out, "reference: 2 results, 2 passed, 0 failed, 0 errors; pass rate 100.0% of 2 judged")
+	require.Contains(t, out, "layers (passed/ran): L0 2/2, L1 not run, L2 not run, L3 2/2, L4 2/2")
+	require.FileExists(t, filepath.Join(dir, "runs", "r1", "results.jsonl"))
+
+	code, _, errOut = runCLI(t, "run", "--cases", badCorpus, "--model", "gpt-9")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, `unknown model "gpt-9"`)
+}
