@@ -219,11 +219,11 @@ int main(void)
 func TestHelperMisuseRaises(t *testing.T) {
 	rt := newRuntime(t, Limits{})
 	for expr, want := range map[string]string{
-		`scoped_contains(code, "x", scope = "comments")`:  `scoped_contains: unknown scope "comments" (want stripped, code_only or raw)`,
-		`re.search("(?=x)", code)`:                         "re.search: bad pattern \"(?=x)\": error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use RE2 syntax: no look-around, no backreferences)",
-		`c.query(code, "(nonsense_kind) @x")`:              "c.query: csyntax: bad query",
-		`check_cleanup_reverse_order(code, ["a"])`:         `check_cleanup_reverse_order: pairs[0] must be an (acquire, release) pair of strings`,
-		`has_word(code)`:                                   `has_word: missing argument for word`,
+		`scoped_contains(code, "x", scope = "comments")`: `scoped_contains: unknown scope "comments" (want stripped, code_only or raw)`,
+		`re.search("(?=x)", code)`:                       "re.search: bad pattern \"(?=x)\": error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use RE2 syntax: no look-around, no backreferences)",
+		`c.query(code, "(nonsense_kind) @x")`:            "c.query: csyntax: bad query",
+		`check_cleanup_reverse_order(code, ["a"])`:       `check_cleanup_reverse_order: pairs[0] must be an (acquire, release) pair of strings`,
+		`has_word(code)`:                                 `has_word: missing argument for word`,
 	} {
 		_, err := run(t, rt, "def run_checks(code):\n    return ["+expr+"]\n", "int x;")
 		require.Error(t, err, expr)

@@ -69,7 +69,9 @@ func (mockModel) Name() string { return "mock" }
 const MockReply = "Here is the code:\n\n```c\n#include <stdio.h>\n\nint main(void)\n{\n\tprintf(\"hello\\n\");\n\treturn 0;\n}\n```\n"
 
 // Generate returns MockReply.
-func (mockModel) Generate(context.Context, Request) (Reply, error) { return Reply{Text: MockReply}, nil }
+func (mockModel) Generate(context.Context, Request) (Reply, error) {
+	return Reply{Text: MockReply}, nil
+}
 
 // ExtractCode returns the content of the first fenced code block of a reply,
 // or the whole reply when it has none. An unterminated fence runs to the end.
