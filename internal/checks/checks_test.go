@@ -187,6 +187,9 @@ int main(void)
 		{`[m["name"][0].text for m in c.query(code, "(function_definition declarator: (function_declarator declarator: (identifier) @name))")]`, `["my_isr", "main"]`},
 		{`[h.api for h in check_no_cross_platform_apis("vTaskDelay(10);")]`, `["vTaskDelay"]`},
 		{`check_no_cross_platform_apis("vTaskDelay(10);", skip_platforms = ["FreeRTOS"])`, `[]`},
+		{`check_no_cross_platform_apis("vTaskDelay(10);", skip_platforms = ("freertos",))`, `[]`},
+		{`[(s.function, s.handled) for s in error_handling_sites("int f(void) { g(); return 0; }", "g")]`, `[("f", False)]`},
+		{`[(d.pointer_qualifiers, d.attributes) for d in c.declarations("static const struct device *const dev;\nuint8_t buf[4] __aligned(4);", within = "<global>")]`, `[(["const"], []), ([], ["__aligned(4)"])]`},
 		{`re.findall(r"(\w+)\(", "a(b(")`, `["a", "b"]`},
 		{`re.sub(r"(\d+)", r"<\1>", "x1y22")`, `"x<1>y<22>"`},
 		{`re.search(r"(?P<n>\d+)", "ab12").group("n")`, `"12"`},
@@ -219,11 +222,14 @@ int main(void)
 func TestHelperMisuseRaises(t *testing.T) {
 	rt := newRuntime(t, Limits{})
 	for expr, want := range map[string]string{
-		`scoped_contains(code, "x", scope = "comments")`: `scoped_contains: unknown scope "comments" (want stripped, code_only or raw)`,
-		`re.search("(?=x)", code)`:                       "re.search: bad pattern \"(?=x)\": error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use RE2 syntax: no look-around, no backreferences)",
-		`c.query(code, "(nonsense_kind) @x")`:            "c.query: csyntax: bad query",
-		`check_cleanup_reverse_order(code, ["a"])`:       `check_cleanup_reverse_order: pairs[0] must be an (acquire, release) pair of strings`,
-		`has_word(code)`:                                 `has_word: missing argument for word`,
+		`scoped_contains(code, "x", scope = "comments")`:                  `scoped_contains: unknown scope "comments" (want stripped, code_only or raw)`,
+		`re.search("(?=x)", code)`:                                        "re.search: bad pattern \"(?=x)\": error parsing regexp: invalid or unsupported Perl syntax: `(?=` (patterns use RE2 syntax: no look-around, no backreferences)",
+		`c.query(code, "(nonsense_kind) @x")`:                             "c.query: csyntax: bad query",
+		`check_cleanup_reverse_order(code, ["a"])`:                        `check_cleanup_reverse_order: pairs[0] must be an (acquire, release) pair of strings`,
+		`has_word(code)`:                                                  `has_word: missing argument for word`,
+		`check_no_cross_platform_apis(code, skip_platforms = ["Zephry"])`: `check_no_cross_platform_apis: skip_platforms: unknown platform "Zephry" (known: Arduino, ESP_IDF, FreeRTOS, Linux_Userspace, POSIX, STM32_HAL, Zephyr)`,
+		`re.search(r"(?<=k_)\w+", code)`:                                  `(patterns use RE2 syntax: no look-around, no backreferences)`,
+		`CheckDetail("", True)`:                                           `check_name must not be empty`,
 	} {
 		_, err := run(t, rt, "def run_checks(code):\n    return ["+expr+"]\n", "int x;")
 		require.Error(t, err, expr)

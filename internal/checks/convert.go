@@ -111,8 +111,11 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 		return d, fmt.Errorf("missing check_name")
 	}
 	name, ok := starlark.AsString(v)
-	if !ok || name == "" {
-		return d, fmt.Errorf("check_name must be a non-empty string, got %s", v.Type())
+	if !ok {
+		return d, fmt.Errorf("check_name must be a string, got %s", v.Type())
+	}
+	if name == "" {
+		return d, fmt.Errorf("check_name must not be empty")
 	}
 	d.CheckName = name
 	v, ok = get("passed")

@@ -156,7 +156,7 @@ func errorHandlingSites(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	sites := ctext.ErrorHandlingReport(code, call)
 	out := make([]starlark.Value, len(sites))
 	for i, s := range sites {
-		out[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(s.Line), "handled": starlark.Bool(s.Handled), "reason": starlark.String(s.Reason)})
+		out[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(s.Line), "function": starlark.String(s.Function), "handled": starlark.Bool(s.Handled), "reason": starlark.String(s.Reason)})
 	}
 	return starlark.NewList(out), nil
 }
@@ -189,18 +189,21 @@ func checkCleanupReverseOrder(_ *starlark.Thread, b *starlark.Builtin, args star
 
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
-	var skip *starlark.List
+	var skip starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "skip_platforms?", &skip); err != nil {
 		return nil, err
 	}
+	s := sessionOf(th)
 	var skipNames []string
-	if skip != nil {
+	if skip != starlark.None {
 		var err error
 		if skipNames, err = stringList(skip); err != nil {
 			return nil, fmt.Errorf("%s: skip_platforms %w", b.Name(), err)
 		}
+		if err := s.rt.forbidden.CheckPlatforms(skipNames); err != nil {
+			return nil, fmt.Errorf("%s: skip_platforms: %w", b.Name(), err)
+		}
 	}
-	s := sessionOf(th)
 	hits := s.rt.forbidden.Find(code, skipNames)
 	out := make([]starlark.Value, len(hits))
 	for i, h := range hits {

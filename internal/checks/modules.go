@@ -99,7 +99,8 @@ func cModule() *starlarkstruct.Module {
 			out := make([]starlark.Value, len(ds))
 			for i, d := range ds {
 				out[i] = newStruct(starlark.StringDict{"name": starlark.String(d.Name), "type": starlark.String(d.Type),
-					"qualifiers": stringsToList(d.Qualifiers), "storage": stringsToList(d.Storage),
+					"qualifiers": stringsToList(d.Qualifiers), "pointer_qualifiers": stringsToList(d.PointerQualifiers),
+					"storage": stringsToList(d.Storage), "attributes": stringsToList(d.Attributes),
 					"pointer": starlark.Bool(d.Pointer), "array": starlark.Bool(d.Array), "init": starlark.String(d.Init),
 					"line": starlark.MakeInt(d.Line), "scope": starlark.String(d.Scope)})
 			}

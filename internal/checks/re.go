@@ -66,7 +66,8 @@ func (s *Session) compile(pattern string, flags int, mode reMode) (*regexp.Regex
 	re, err := regexp.Compile(p)
 	if err != nil {
 		msg := err.Error()
-		if strings.Contains(msg, "invalid or unsupported Perl syntax") || strings.Contains(msg, "invalid escape sequence: `\\1") {
+		if strings.Contains(msg, "invalid or unsupported Perl syntax") || strings.Contains(msg, "invalid escape sequence: `\\") ||
+			strings.Contains(p, "(?<=") || strings.Contains(p, "(?<!") {
 			msg += " (patterns use RE2 syntax: no look-around, no backreferences)"
 		}
 		return nil, fmt.Errorf("bad pattern %q: %s", pattern, msg)

@@ -27,9 +27,14 @@ func isrRegistrarArgs(api string) []int {
 }
 
 // isrByName reports whether a function name marks it as an interrupt
-// handler by convention.
+// handler by convention. CMSIS exception and vendor IRQ handlers end in
+// "_Handler" (SysTick_Handler, PendSV_Handler, UART0_Handler); Reset_Handler
+// is the exception: it runs in thread mode.
 func isrByName(name string) bool {
-	for _, suf := range []string{"_isr", "_ISR", "_irq_handler", "IRQHandler"} {
+	if name == "Reset_Handler" {
+		return false
+	}
+	for _, suf := range []string{"_isr", "_ISR", "_irq_handler", "IRQHandler", "_Handler"} {
 		if strings.HasSuffix(name, suf) && len(name) > len(suf) {
 			return true
 		}
@@ -133,7 +138,8 @@ func (s *Source) isrFuncs() []funcDef {
 //     gpio_isr_handler_add, attachInterrupt and of the Linux softirq-context
 //     registrations timer_setup, tasklet_init and tasklet_setup; 2nd and 3rd
 //     argument of k_timer_init;
-//   - named by convention: ending in _isr, _ISR, _irq_handler or IRQHandler,
+//   - named by convention: ending in _isr, _ISR, _irq_handler, IRQHandler or
+//     _Handler (CMSIS; not Reset_Handler),
 //     or an STM32 HAL callback HAL_*Callback;
 //   - declared as an interrupt: ISR(...), ISR_DIRECT_DECLARE(...),
 //     SIGNAL(...), __isr/__irq/__interrupt, or an attribute list naming
