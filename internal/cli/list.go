@@ -54,27 +54,23 @@ type listRow struct {
 	Hash       string `json:"hash"`
 }
 
-func newListCommand() *cobra.Command {
+// newCorpusReportCommand builds a command that loads the selected cases and
+// writes a report of them (text or --json); broken cases go to stderr and make
+// the exit code 1.
+func newCorpusReportCommand(use, short, long string, write func(w io.Writer, sel []*cases.Case, asJSON bool) error) *cobra.Command {
 	var corpus corpusFlags
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List cases with their metadata",
-		Long:  "list prints the selected cases, one per line (or JSON). Broken cases are reported on stderr and make the exit code 1.",
+		Use:   use,
+		Short: short,
+		Long:  long,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sel, problems, err := loadSelected(cmd, &corpus)
 			if err != nil {
 				return err
 			}
-			rows := make([]listRow, 0, len(sel))
-			for _, c := range sel {
-				m := c.Meta
-				rows = append(rows, listRow{ID: m.ID, SDK: m.SDK, Category: m.Category, Difficulty: m.Difficulty, Tier: m.Tier,
-					Platform: m.Platform, Board: m.Board(), Visibility: m.Visibility, Created: m.CreatedDate, Checks: "starlark",
-					Title: m.Title, Dir: c.Dir, Hash: c.Hash})
-			}
-			if err := writeList(cmd.OutOrStdout(), rows, asJSON); err != nil {
+			if err := write(cmd.OutOrStdout(), sel, asJSON); err != nil {
 				return err
 			}
 			if diag.HasErrors(problems) {
@@ -88,7 +84,26 @@ func newListCommand() *cobra.Command {
 	return cmd
 }
 
-func writeList(w io.Writer, rows []listRow, asJSON bool) error {
+func newListCommand() *cobra.Command {
+	return newCorpusReportCommand("list", "List cases with their metadata",
+		"list prints the selected cases, one per line (or JSON). Broken cases are reported on stderr and make the exit code 1.",
+		writeList)
+}
+
+func newCategoriesCommand() *cobra.Command {
+	return newCorpusReportCommand("categories", "Count cases per category and difficulty",
+		"categories prints the category × difficulty table of the selected cases (a Markdown table, or JSON).",
+		writeCategories)
+}
+
+func writeList(w io.Writer, sel []*cases.Case, asJSON bool) error {
+	rows := make([]listRow, 0, len(sel))
+	for _, c := range sel {
+		m := c.Meta
+		rows = append(rows, listRow{ID: m.ID, SDK: m.SDK, Category: m.Category, Difficulty: m.Difficulty, Tier: m.Tier,
+			Platform: m.Platform, Board: m.Board(), Visibility: m.Visibility, Created: m.CreatedDate, Checks: "starlark",
+			Title: m.Title, Dir: c.Dir, Hash: c.Hash})
+	}
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -101,33 +116,6 @@ func writeList(w io.Writer, rows []listRow, asJSON bool) error {
 	}
 	fmt.Fprintf(tw, "%d cases\n", len(rows))
 	return tw.Flush()
-}
-
-func newCategoriesCommand() *cobra.Command {
-	var corpus corpusFlags
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "categories",
-		Short: "Count cases per category and difficulty",
-		Long:  "categories prints the category × difficulty table of the selected cases (a Markdown table, or JSON).",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			sel, problems, err := loadSelected(cmd, &corpus)
-			if err != nil {
-				return err
-			}
-			if err := writeCategories(cmd.OutOrStdout(), sel, asJSON); err != nil {
-				return err
-			}
-			if diag.HasErrors(problems) {
-				return findings("some cases could not be loaded (see above)")
-			}
-			return nil
-		},
-	}
-	corpus.register(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON")
-	return cmd
 }
 
 // CategoryCount is one row of the categories table.

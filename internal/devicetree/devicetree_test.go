@@ -1,6 +1,7 @@
 package devicetree
 
 import (
+	"github.com/embedeval/embedeval-go/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,14 +232,8 @@ func TestAcceptedOverlaysParse(t *testing.T) {
 // TestDtcAgrees runs every accepted overlay through the C preprocessor (with
 // stub binding headers) and dtc.
 func TestDtcAgrees(t *testing.T) {
-	dtc, err := exec.LookPath("dtc")
-	if err != nil {
-		t.Skip("dtc (device-tree-compiler) is not installed; install it to compare with the reference compiler")
-	}
-	cpp, err := exec.LookPath("cpp")
-	if err != nil {
-		t.Skip("cpp (the C preprocessor, from gcc) is not installed; it is needed to expand binding macros before dtc")
-	}
+	dtc := testenv.Tool(t, "dtc", "device-tree-compiler", "it is the reference compiler the overlays are compared with")
+	cpp := testenv.Tool(t, "cpp", "cpp", "it expands binding macros before dtc")
 	inc := t.TempDir()
 	hdr := filepath.Join(inc, "zephyr", "dt-bindings", "gpio")
 	require.NoError(t, os.MkdirAll(hdr, 0o755))

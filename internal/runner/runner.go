@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"sync"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/llm"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/workpool"
 )
 
 // Options configure a run.
@@ -49,10 +49,6 @@ func Run(ctx context.Context, opts Options) ([]result.EvalResult, error) {
 	if opts.Layers == 0 {
 		opts.Layers = eval.AllLayers
 	}
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
 	ev := eval.New(opts.Toolchain, opts.Layers)
 	type task struct {
 		cc      *eval.CaseChecks
@@ -68,35 +64,17 @@ func Run(ctx context.Context, opts Options) ([]result.EvalResult, error) {
 	}
 	results := make([]result.EvalResult, len(tasks))
 	var mu sync.Mutex
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := rt.NewSession()
-			defer s.Close()
-			for i := range work {
-				t := tasks[i]
-				r := runOne(ctx, ev, s, opts.Model, t.cc, t.loadErr, t.attempt)
-				results[i] = r
-				if opts.OnResult != nil {
-					mu.Lock()
-					opts.OnResult(r)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range tasks {
-		if ctx.Err() != nil {
-			break
+	err = workpool.Each(ctx, len(tasks), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
+		t := tasks[i]
+		r := runOne(ctx, ev, s, opts.Model, t.cc, t.loadErr, t.attempt)
+		results[i] = r
+		if opts.OnResult != nil {
+			mu.Lock()
+			opts.OnResult(r)
+			mu.Unlock()
 		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("run interrupted: %w", err)
 	}
 	sort.SliceStable(results, func(i, j int) bool {

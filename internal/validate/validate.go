@@ -10,16 +10,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/workpool"
 )
 
 // Options configure a validation run.
@@ -129,28 +128,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		entries = kept
 	}
 	reports := make([]*CaseReport, len(entries))
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
+		reports[i] = validateCase(ctx, rt, ev, s, entries[i], opts.Filter)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("validation interrupted: %w", err)
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := rt.NewSession()
-			defer s.Close()
-			for i := range work {
-				reports[i] = validateCase(ctx, rt, ev, s, entries[i], opts.Filter)
-			}
-		}()
-	}
-	for i := range entries {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
 	ids := map[string]string{}
 	for _, cr := range reports {
 		if cr == nil {
