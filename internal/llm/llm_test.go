@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,4 +44,16 @@ func TestModels(t *testing.T) {
 
 	_, err = New("gpt-9")
 	require.EqualError(t, err, `unknown model "gpt-9" (this build knows: reference, mock)`)
+}
+
+func FuzzExtractCode(f *testing.F) {
+	for _, s := range []string{"", "```", "```c\nx\n```", "a```b\n```c", "\r\n```\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		code := ExtractCode(reply)
+		normalized := strings.ReplaceAll(reply, "\r\n", "\n")
+		require.True(t, strings.Contains(normalized, code), "the extracted code is a piece of the reply")
+		require.NotContains(t, code, "```", "a fence never leaks into the code unless the reply has no fence")
+	})
 }
