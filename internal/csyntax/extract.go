@@ -1,19 +1,67 @@
 package csyntax
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
-// index is everything extracted from one tree, computed once.
+// index is what has been extracted from one tree so far. Each part is built
+// on first use by the narrowest walk that finds it exactly.
 type index struct {
-	funcs    []funcEntry
+	k *kinds
+
+	funcsDone bool
+	funcs     []funcEntry
+	merged    map[uint]bool // start bytes of declarations merged into functions
+
+	bodyDone bool // calls and decls: one walk over every node
 	calls    []Call
 	decls    []Declaration
+
+	globalsDone bool // file-scope declarations, when bodyDone is false
+	globals     []Declaration
+
+	ppDone   bool
 	includes []Include
 	macros   []Macro
+}
+
+// kinds are the node kind ids the walks compare, looked up once per
+// language: comparing ids avoids Node.Kind, which crosses into C and
+// allocates a string on every call.
+type kinds struct {
+	callExpr, macroType, declaration, include, def, fnDef uint16
+	fnDefinition, comment                                 uint16
+	containers                                            [9]uint16
+}
+
+// newKinds looks up the kind ids of lang.
+func newKinds(lang *ts.Language) *kinds {
+	id := func(kind string) uint16 { return lang.IdForNodeKind(kind, true) }
+	k := &kinds{
+		callExpr: id("call_expression"), macroType: id("macro_type_specifier"), declaration: id("declaration"),
+		include: id("preproc_include"), def: id("preproc_def"), fnDef: id("preproc_function_def"),
+		fnDefinition: id("function_definition"), comment: id("comment"),
+	}
+	for i, kind := range []string{"translation_unit", "preproc_if", "preproc_ifdef", "preproc_else",
+		"preproc_elif", "preproc_elifdef", "ERROR", "linkage_specification", "declaration_list"} {
+		k.containers[i] = id(kind)
+	}
+	return k
+}
+
+// isContainer reports whether children of a node of kind id are at file
+// scope.
+func (k *kinds) isContainer(id uint16) bool {
+	for _, c := range k.containers {
+		if c == id {
+			return true
+		}
+	}
+	return false
 }
 
 // funcEntry is a Function with the byte range used to find enclosing
@@ -23,54 +71,56 @@ type funcEntry struct {
 	start, end uint
 }
 
-// index returns the extracted index, building it on first use; nil when the
-// file is closed.
+// index returns the extraction state, creating it on first use; nil when
+// the file is closed.
 func (f *File) index() *index {
 	if f == nil || f.tree == nil {
 		return nil
 	}
 	if f.idx == nil {
-		f.idx = f.buildIndex()
+		if f.kinds == nil {
+			f.kinds = newKinds(f.lang)
+		}
+		f.idx = &index{k: f.kinds}
 	}
 	return f.idx
 }
 
-// buildIndex walks the tree twice: once over file-scope containers for
-// function definitions, once over every node for calls, declarations,
-// includes and macros.
-func (f *File) buildIndex() *index {
-	ix := &index{}
-	root := f.tree.RootNode()
-	merged := map[uint]bool{} // start bytes of declarations merged into functions
-	f.scanFileScope(root, ix, merged)
+// functions returns the index with its function definitions found: one
+// walk over file-scope containers only.
+func (f *File) functions() *index {
+	ix := f.index()
+	if ix != nil && !ix.funcsDone {
+		ix.funcsDone = true
+		ix.merged = map[uint]bool{}
+		f.scanFileScope(f.tree.RootNode(), ix)
+	}
+	return ix
+}
 
-	// Compare kind ids, not kind strings: Kind() allocates on every call.
-	id := func(kind string) uint16 { return f.lang.IdForNodeKind(kind, true) }
-	callID, macroTypeID, declID := id("call_expression"), id("macro_type_specifier"), id("declaration")
-	includeID, defID, fnDefID := id("preproc_include"), id("preproc_def"), id("preproc_function_def")
-
-	c := root.Walk()
+// body returns the index with every call and declaration found: one walk
+// over every node.
+func (f *File) body() *index {
+	ix := f.functions()
+	if ix == nil || ix.bodyDone {
+		return ix
+	}
+	ix.bodyDone = true
+	k := ix.k
+	c := f.tree.Walk()
 	defer c.Close()
 	for {
 		n := c.Node()
 		switch n.KindId() {
-		case callID:
+		case k.callExpr:
 			ix.calls = append(ix.calls, f.call(n, ix))
-		case macroTypeID:
+		case k.macroType:
 			if call, ok := f.macroDeclCall(n, ix); ok {
 				ix.calls = append(ix.calls, call)
 			}
-		case declID:
-			if !merged[n.StartByte()] {
+		case k.declaration:
+			if !ix.merged[n.StartByte()] {
 				ix.decls = append(ix.decls, f.declarations(n, ix)...)
-			}
-		case includeID:
-			if inc, ok := f.include(n); ok {
-				ix.includes = append(ix.includes, inc)
-			}
-		case defID, fnDefID:
-			if m, ok := f.macro(n); ok {
-				ix.macros = append(ix.macros, m)
 			}
 		}
 		if c.GotoFirstChild() {
@@ -84,21 +134,104 @@ func (f *File) buildIndex() *index {
 	}
 }
 
-// isFileScopeContainer reports whether children of a node of this kind are at
-// file scope.
-func isFileScopeContainer(kind string) bool {
-	switch kind {
-	case "translation_unit", "preproc_if", "preproc_ifdef", "preproc_else",
-		"preproc_elif", "preproc_elifdef", "ERROR", "linkage_specification",
-		"declaration_list":
-		return true
+// globalDecls returns the file-scope declarations. Without the full walk of
+// body, it walks every node except the insides of function definitions
+// (which hold no file-scope declaration) and of preprocessor directives
+// (which hold none at all).
+func (f *File) globalDecls() []Declaration {
+	ix := f.functions()
+	if ix == nil {
+		return nil
 	}
-	return false
+	if ix.bodyDone {
+		var out []Declaration
+		for _, d := range ix.decls {
+			if d.Scope == GlobalScope {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	if ix.globalsDone {
+		return append([]Declaration(nil), ix.globals...)
+	}
+	ix.globalsDone = true
+	k := ix.k
+	c := f.tree.Walk()
+	defer c.Close()
+	for {
+		n := c.Node()
+		descend := true
+		switch n.KindId() {
+		case k.declaration:
+			if !ix.merged[n.StartByte()] {
+				for _, d := range f.declarations(n, ix) {
+					if d.Scope == GlobalScope {
+						ix.globals = append(ix.globals, d)
+					}
+				}
+			}
+		case k.fnDefinition:
+			// A definition that starts inside a function's range is that
+			// function: everything in it is local.
+			descend = ix.enclosing(n.StartByte()) == nil
+		case k.include, k.def, k.fnDef:
+			descend = false
+		}
+		if descend && c.GotoFirstChild() {
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if !c.GotoParent() {
+				return append([]Declaration(nil), ix.globals...)
+			}
+		}
+	}
+}
+
+// preprocessor returns the index with #include and #define directives found.
+// Every directive starts with '#', so the walk only enters nodes whose text
+// (as parsed) holds a '#': in most files that is the top level and the
+// #if blocks, never a function body.
+func (f *File) preprocessor() *index {
+	ix := f.index()
+	if ix == nil || ix.ppDone {
+		return ix
+	}
+	ix.ppDone = true
+	k := ix.k
+	c := f.tree.Walk()
+	defer c.Close()
+	for {
+		n := c.Node()
+		descend := false
+		switch n.KindId() {
+		case k.include:
+			if inc, ok := f.include(n); ok {
+				ix.includes = append(ix.includes, inc)
+			}
+		case k.def, k.fnDef:
+			if m, ok := f.macro(n); ok {
+				ix.macros = append(ix.macros, m)
+			}
+		default:
+			start, end := n.ByteRange()
+			descend = bytes.IndexByte(f.parsed[start:end], '#') >= 0
+		}
+		if descend && c.GotoFirstChild() {
+			continue
+		}
+		for !c.GotoNextSibling() {
+			if !c.GotoParent() {
+				return ix
+			}
+		}
+	}
 }
 
 // scanFileScope collects function definitions among the file-scope children
 // of container, recursing into preprocessor blocks and ERROR nodes.
-func (f *File) scanFileScope(container *ts.Node, ix *index, merged map[uint]bool) {
+func (f *File) scanFileScope(container *ts.Node, ix *index) {
 	c := container.Walk()
 	defer c.Close()
 	if !c.GotoFirstChild() {
@@ -107,18 +240,19 @@ func (f *File) scanFileScope(container *ts.Node, ix *index, merged map[uint]bool
 	var prev *ts.Node
 	for {
 		n := c.Node()
+		id := n.KindId()
 		switch {
-		case n.Kind() == "function_definition":
+		case id == ix.k.fnDefinition:
 			if fn, mergedStart, ok := f.function(n, prev, container); ok {
 				if mergedStart != nil {
-					merged[*mergedStart] = true
+					ix.merged[*mergedStart] = true
 				}
 				ix.funcs = append(ix.funcs, fn)
 			}
-		case isFileScopeContainer(n.Kind()):
-			f.scanFileScope(n, ix, merged)
+		case ix.k.isContainer(id):
+			f.scanFileScope(n, ix)
 		}
-		if n.Kind() != "comment" {
+		if id != ix.k.comment {
 			prev = n
 		}
 		if !c.GotoNextSibling() {

@@ -23,6 +23,7 @@ type File struct {
 	masks  []mask
 	lang   *ts.Language
 	tree   *ts.Tree
+	kinds  *kinds // shared by the Files of one ParseCache; nil until needed
 	idx    *index
 }
 
@@ -147,18 +148,43 @@ type Capture struct {
 // parser cannot run; syntax errors are tolerated (see HasErrors). The caller
 // must Close the File.
 func Parse(code string) (*File, error) {
-	if len(code) > MaxSourceBytes {
-		return nil, fmt.Errorf("csyntax: source is %d bytes, more than the limit of %d", len(code), MaxSourceBytes)
+	if err := checkSize(code); err != nil {
+		return nil, err
 	}
+	lang := ts.NewLanguage(tsc.Language())
+	p, err := newParser(lang)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
 	src := []byte(code)
 	parsed, masks := maskDecorators(src)
-	lang := ts.NewLanguage(tsc.Language())
+	return parseMasked(p, lang, src, parsed, masks, nil)
+}
+
+// checkSize rejects sources larger than MaxSourceBytes.
+func checkSize(code string) error {
+	if len(code) > MaxSourceBytes {
+		return fmt.Errorf("csyntax: source is %d bytes, more than the limit of %d", len(code), MaxSourceBytes)
+	}
+	return nil
+}
+
+// newParser returns a parser for lang; the caller must Close it.
+func newParser(lang *ts.Language) (*ts.Parser, error) {
 	p := ts.NewParser()
-	defer p.Close()
 	if err := p.SetLanguage(lang); err != nil {
+		p.Close()
 		return nil, fmt.Errorf("csyntax: loading tree-sitter-c: %w", err)
 	}
-	tree := p.Parse(parsed, nil)
+	return p, nil
+}
+
+// parseMasked parses the masked source with p. old, when not nil, is a tree
+// already edited to match parsed, from which tree-sitter reuses what did not
+// change.
+func parseMasked(p *ts.Parser, lang *ts.Language, src, parsed []byte, masks []mask, old *ts.Tree) (*File, error) {
+	tree := p.Parse(parsed, old)
 	if tree == nil {
 		return nil, errors.New("csyntax: tree-sitter returned no tree")
 	}
@@ -196,7 +222,7 @@ func (f *File) Source() string {
 // Functions returns the file-scope function definitions in source order,
 // including those inside #if/#ifdef blocks and top-level ERROR nodes.
 func (f *File) Functions() []Function {
-	ix := f.index()
+	ix := f.functions()
 	if ix == nil {
 		return nil
 	}
@@ -212,7 +238,7 @@ func (f *File) Functions() []Function {
 
 // Function returns the first function definition with the given name.
 func (f *File) Function(name string) (Function, bool) {
-	ix := f.index()
+	ix := f.functions()
 	if ix == nil {
 		return Function{}, false
 	}
@@ -229,7 +255,7 @@ func (f *File) Function(name string) (Function, bool) {
 // such function). Function-like macro uses are calls too ("K_MSEC(10)",
 // "K_SEM_DEFINE(s, 0, 1);", "static K_THREAD_STACK_DEFINE(st, 1024);").
 func (f *File) Calls(within string) []Call {
-	ix := f.index()
+	ix := f.body()
 	if ix == nil {
 		return nil
 	}
@@ -248,7 +274,10 @@ func (f *File) Calls(within string) []Call {
 // declarations (see Function.Params); neither are function prototypes,
 // typedefs and struct fields.
 func (f *File) Declarations(within string) []Declaration {
-	ix := f.index()
+	if within == GlobalScope {
+		return f.globalDecls()
+	}
+	ix := f.body()
 	if ix == nil {
 		return nil
 	}
@@ -263,7 +292,7 @@ func (f *File) Declarations(within string) []Declaration {
 
 // Includes returns the #include directives in source order.
 func (f *File) Includes() []Include {
-	ix := f.index()
+	ix := f.preprocessor()
 	if ix == nil {
 		return nil
 	}
@@ -272,7 +301,7 @@ func (f *File) Includes() []Include {
 
 // Macros returns the #define directives in source order.
 func (f *File) Macros() []Macro {
-	ix := f.index()
+	ix := f.preprocessor()
 	if ix == nil {
 		return nil
 	}
