@@ -25,11 +25,11 @@ func predeclared() starlark.StringDict {
 		"dts":         dtsModule(),
 	}
 	for name, fn := range map[string]func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error){
-		"strip_comments":                strFunc(ctext.StripComments),
+		"strip_comments":                sourceStr(func(src *ctext.Source) string { return src.CodeOnly() }),
 		"strip_string_literals":         strFunc(ctext.StripStringLiterals),
 		"scoped_contains":               scopedContains,
-		"has_word":                      boolFunc2("word", ctext.HasWord),
-		"has_api_call":                  boolFunc2("name", ctext.HasAPICall),
+		"has_word":                      boolFunc2("word", (*ctext.Source).HasWord),
+		"has_api_call":                  boolFunc2("name", (*ctext.Source).HasAPICall),
 		"extract_function_body":         extractFunctionBody,
 		"find_isr_bodies":               findISRBodies,
 		"check_api_in_function":         checkAPIInFunction,
@@ -72,17 +72,27 @@ func strFunc(f func(string) string) builtinFunc {
 	}
 }
 
-func boolFunc2(second string, f func(string, string) bool) builtinFunc {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func sourceStr(f func(*ctext.Source) string) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
+			return nil, err
+		}
+		return starlark.String(f(sessionOf(th).source(code))), nil
+	}
+}
+
+func boolFunc2(second string, f func(*ctext.Source, string) bool) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code, x string
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, second, &x); err != nil {
 			return nil, err
 		}
-		return starlark.Bool(f(code, x)), nil
+		return starlark.Bool(f(sessionOf(th).source(code), x)), nil
 	}
 }
 
-func scopedContains(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func scopedContains(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, needle string
 	scope := string(ctext.ScopeStripped)
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "needle", &needle, "scope?", &scope); err != nil {
@@ -92,15 +102,15 @@ func scopedContains(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
-	return starlark.Bool(ctext.ScopedContains(code, needle, sc)), nil
+	return starlark.Bool(sessionOf(th).source(code).ScopedContains(needle, sc)), nil
 }
 
-func extractFunctionBody(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func extractFunctionBody(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, name string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "name", &name); err != nil {
 		return nil, err
 	}
-	body, ok := ctext.FunctionBody(code, name)
+	body, ok := sessionOf(th).source(code).FunctionBody(name)
 	if !ok {
 		return starlark.None, nil
 	}
@@ -111,12 +121,12 @@ func functionStruct(f ctext.Function) starlark.Value {
 	return newStruct(starlark.StringDict{"name": starlark.String(f.Name), "line": starlark.MakeInt(f.Line), "body": starlark.String(f.Body)})
 }
 
-func findISRBodies(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func findISRBodies(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
 		return nil, err
 	}
-	fs := ctext.ISRBodies(code)
+	fs := sessionOf(th).source(code).ISRBodies()
 	out := make([]starlark.Value, len(fs))
 	for i, f := range fs {
 		out[i] = functionStruct(f)
@@ -124,36 +134,36 @@ func findISRBodies(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	return starlark.NewList(out), nil
 }
 
-func checkAPIInFunction(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func checkAPIInFunction(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, function, api string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "api", &api); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(ctext.APIInFunction(code, function, api)), nil
+	return starlark.Bool(sessionOf(th).source(code).APIInFunction(function, api)), nil
 }
 
-func checkQualifierOnVariable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, variable, qualifier string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "variable", &variable, "qualifier", &qualifier); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(ctext.QualifierOnVariable(code, variable, qualifier)), nil
+	return starlark.Bool(sessionOf(th).source(code).QualifierOnVariable(variable, qualifier)), nil
 }
 
-func checkReturnAfterError(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func checkReturnAfterError(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, call string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(ctext.ReturnAfterError(code, call)), nil
+	return starlark.Bool(sessionOf(th).source(code).ReturnAfterError(call)), nil
 }
 
-func errorHandlingSites(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, call string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
 		return nil, err
 	}
-	sites := ctext.ErrorHandlingReport(code, call)
+	sites := sessionOf(th).source(code).ErrorHandlingReport(call)
 	out := make([]starlark.Value, len(sites))
 	for i, s := range sites {
 		out[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(s.Line), "function": starlark.String(s.Function), "handled": starlark.Bool(s.Handled), "reason": starlark.String(s.Reason)})
@@ -161,7 +171,7 @@ func errorHandlingSites(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	return starlark.NewList(out), nil
 }
 
-func checkCleanupReverseOrder(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func checkCleanupReverseOrder(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
 	var pairsV starlark.Value
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "pairs", &pairsV); err != nil {
@@ -184,7 +194,7 @@ func checkCleanupReverseOrder(_ *starlark.Thread, b *starlark.Builtin, args star
 		}
 		pairs = append(pairs, [2]string{a, r})
 	}
-	return starlark.Bool(ctext.CleanupReverseOrder(code, pairs)), nil
+	return starlark.Bool(sessionOf(th).source(code).CleanupReverseOrder(pairs)), nil
 }
 
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -212,7 +222,7 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 	return starlark.NewList(out), nil
 }
 
-func checkNoISRForbidden(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func checkNoISRForbidden(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
 	var forbiddenV starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "forbidden?", &forbiddenV); err != nil {
@@ -225,7 +235,7 @@ func checkNoISRForbidden(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 			return nil, fmt.Errorf("%s: forbidden %w", b.Name(), err)
 		}
 	}
-	vs := ctext.ISRForbiddenCalls(code, list)
+	vs := sessionOf(th).source(code).ISRForbiddenCalls(list)
 	out := make([]starlark.Value, len(vs))
 	for i, v := range vs {
 		out[i] = newStruct(starlark.StringDict{"function": starlark.String(v.Function), "api": starlark.String(v.API), "line": starlark.MakeInt(v.Line)})

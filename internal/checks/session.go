@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/embedeval/embedeval-go/internal/csyntax"
+	"github.com/embedeval/embedeval-go/internal/ctext"
 )
 
 // parseCacheSize bounds the syntax trees one session keeps: the code under
@@ -19,12 +20,16 @@ const parseCacheSize = 64
 type Session struct {
 	rt      *Runtime
 	parses  *csyntax.ParseCache
+	sources map[string]*ctext.Source
 	regexps map[reKey]*regexp.Regexp
 }
 
+// sourceCacheSize bounds the lexed texts one session keeps.
+const sourceCacheSize = 16
+
 // NewSession starts a session for one goroutine.
 func (r *Runtime) NewSession() *Session {
-	return &Session{rt: r, parses: csyntax.NewParseCache(parseCacheSize), regexps: map[reKey]*regexp.Regexp{}}
+	return &Session{rt: r, parses: csyntax.NewParseCache(parseCacheSize), sources: map[string]*ctext.Source{}, regexps: map[reKey]*regexp.Regexp{}}
 }
 
 // Close releases the session's syntax trees.
@@ -35,6 +40,20 @@ func (s *Session) Parses() int { return s.parses.Parses() }
 
 // parse returns the syntax tree of code, parsing it only on first use.
 func (s *Session) parse(code string) (*csyntax.File, error) { return s.parses.Get(code) }
+
+// source returns code prepared for the text helpers: stripped once, lexed on
+// first use, shared by every helper call on the same string.
+func (s *Session) source(code string) *ctext.Source {
+	if src, ok := s.sources[code]; ok {
+		return src
+	}
+	if len(s.sources) >= sourceCacheSize {
+		clear(s.sources)
+	}
+	src := ctext.NewSource(code)
+	s.sources[code] = src
+	return src
+}
 
 // sessionOf returns the session of a thread started by Runtime.call, which
 // always sets one.

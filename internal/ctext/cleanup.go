@@ -28,7 +28,11 @@ type cleanupEvent struct {
 // name are ignored; a release named twice keeps its first position.
 // Cleanup spread over helper functions is not followed.
 func ExplainCleanupOrder(code string, pairs [][2]string) (ok bool, explanation string) {
-	s := NewSource(code)
+	return NewSource(code).ExplainCleanupOrder(pairs)
+}
+
+// ExplainCleanupOrder is ExplainCleanupOrder on this source.
+func (s *Source) ExplainCleanupOrder(pairs [][2]string) (ok bool, explanation string) {
 	s.lex()
 	index := map[string]int{}
 	var names []string
@@ -102,5 +106,11 @@ func ExplainCleanupOrder(code string, pairs [][2]string) (ok bool, explanation s
 // acquisition; see ExplainCleanupOrder for the rules and the explanation.
 func CleanupReverseOrder(code string, pairs [][2]string) bool {
 	ok, _ := ExplainCleanupOrder(code, pairs)
+	return ok
+}
+
+// CleanupReverseOrder is CleanupReverseOrder on this source.
+func (s *Source) CleanupReverseOrder(pairs [][2]string) bool {
+	ok, _ := s.ExplainCleanupOrder(pairs)
 	return ok
 }

@@ -470,7 +470,12 @@ func (s *Source) ErrorHandlingReport(call string) []ErrorSite {
 // result and leaves on failure (see ErrorHandlingReport). It is false when
 // call never appears, because nothing then shows that errors are handled.
 func ReturnAfterError(code, call string) bool {
-	sites := ErrorHandlingReport(code, call)
+	return NewSource(code).ReturnAfterError(call)
+}
+
+// ReturnAfterError is ReturnAfterError on this source.
+func (s *Source) ReturnAfterError(call string) bool {
+	sites := s.ErrorHandlingReport(call)
 	if len(sites) == 0 {
 		return false
 	}

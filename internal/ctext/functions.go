@@ -271,7 +271,12 @@ func Functions(code string) []Function {
 // "void IRAM_ATTR gpio_isr(void *arg)", attribute lists, pointer return
 // types, K&R parameter lists and ISR_DIRECT_DECLARE(my_isr).
 func FunctionBody(code, name string) (body string, ok bool) {
-	for _, f := range NewSource(code).functions() {
+	return NewSource(code).FunctionBody(name)
+}
+
+// FunctionBody is FunctionBody on this source.
+func (s *Source) FunctionBody(name string) (body string, ok bool) {
+	for _, f := range s.functions() {
 		if f.Name == name {
 			return f.Body, true
 		}
@@ -283,7 +288,11 @@ func FunctionBody(code, name string) (body string, ok bool) {
 // the body of some definition of function. It is false when function is
 // not defined in code.
 func APIInFunction(code, function, api string) bool {
-	s := NewSource(code)
+	return NewSource(code).APIInFunction(function, api)
+}
+
+// APIInFunction is APIInFunction on this source.
+func (s *Source) APIInFunction(function, api string) bool {
 	for _, f := range s.functions() {
 		if f.Name == function && len(callMatches(s.stripped, api, f.BodyOffset, f.bodyEnd, 1)) > 0 {
 			return true

@@ -148,7 +148,12 @@ func (s *Source) isrFuncs() []funcDef {
 // Handlers registered here but defined in another file are not returned,
 // as there is no body to inspect.
 func ISRBodies(code string) []Function {
-	defs := NewSource(code).isrFuncs()
+	return NewSource(code).ISRBodies()
+}
+
+// ISRBodies is ISRBodies on this source.
+func (s *Source) ISRBodies() []Function {
+	defs := s.isrFuncs()
 	out := make([]Function, len(defs))
 	for i, d := range defs {
 		out[i] = d.Function
@@ -277,10 +282,14 @@ func forbiddenHere(api string, args []string) bool {
 // kvmalloc, devm_kzalloc, devm_kmalloc, kstrdup, kmemdup only when an
 // argument contains GFP_KERNEL.
 func ISRForbiddenCalls(code string, forbidden []string) []Violation {
+	return NewSource(code).ISRForbiddenCalls(forbidden)
+}
+
+// ISRForbiddenCalls is ISRForbiddenCalls on this source.
+func (s *Source) ISRForbiddenCalls(forbidden []string) []Violation {
 	if forbidden == nil {
 		forbidden = DefaultISRForbidden()
 	}
-	s := NewSource(code)
 	var out []Violation
 	for _, f := range s.isrFuncs() {
 		seen := map[string]bool{}

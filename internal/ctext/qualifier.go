@@ -177,7 +177,11 @@ outer:
 // also matches "__aligned( 4 )". Comments, strings and preprocessor lines
 // are ignored; a typedef hiding the qualifier is not followed.
 func QualifierOnVariable(code, variable, qualifier string) bool {
-	s := NewSource(code)
+	return NewSource(code).QualifierOnVariable(variable, qualifier)
+}
+
+// QualifierOnVariable is QualifierOnVariable on this source.
+func (s *Source) QualifierOnVariable(variable, qualifier string) bool {
 	s.lex()
 	want := qualTokens(qualifier)
 	if len(want) == 0 {

@@ -50,3 +50,20 @@ func ApplyScope(code string, s Scope) string {
 func ScopedContains(code, needle string, scope Scope) bool {
 	return strings.Contains(ApplyScope(code, scope), needle)
 }
+
+// Scoped returns this source's text in a scope (computed once).
+func (s *Source) Scoped(scope Scope) string {
+	switch scope {
+	case ScopeRaw:
+		return s.code
+	case ScopeCodeOnly:
+		return s.codeOnly
+	default:
+		return s.stripped
+	}
+}
+
+// ScopedContains is ScopedContains on this source.
+func (s *Source) ScopedContains(needle string, scope Scope) bool {
+	return strings.Contains(s.Scoped(scope), needle)
+}

@@ -67,6 +67,11 @@ func HasWord(code, word string) bool {
 	return len(wordMatches(StripAll(code), word, 1)) > 0
 }
 
+// HasWord is HasWord on this source's stripped text (computed once).
+func (s *Source) HasWord(word string) bool {
+	return len(wordMatches(s.stripped, word, 1)) > 0
+}
+
 // normalizeCallName trims whitespace and one trailing "(" so that "foo" and
 // "foo(" name the same call.
 func normalizeCallName(name string) string {
@@ -109,6 +114,11 @@ func callMatches(stripped, name string, lo, hi, limit int) []span {
 func HasAPICall(code, name string) bool {
 	s := StripAll(code)
 	return len(callMatches(s, name, 0, len(s), 1)) > 0
+}
+
+// HasAPICall is HasAPICall on this source.
+func (s *Source) HasAPICall(name string) bool {
+	return len(callMatches(s.stripped, name, 0, len(s.stripped), 1)) > 0
 }
 
 // FindAPICalls returns every place where name is used as a call with

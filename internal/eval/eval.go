@@ -84,7 +84,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 	code, res.Notes = sanitize(code)
 	res.GeneratedCode = code
 	halted := ""
-	var staticNames map[string]bool
+	var staticNames, behaviorNames map[string]bool
 	for n := result.LayerStatic; n <= result.LayerMutation; n++ {
 		lr := result.LayerResult{Layer: n, Name: result.LayerName(n), Details: []result.CheckDetail{}}
 		t0 := time.Now()
@@ -109,6 +109,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 				e.toolchainLayer(ctx, cc.Case, code, &lr, cc.Case.Meta.L2Skip, e.Toolchain.Run)
 			case result.LayerHeuristic:
 				e.runChecks(ctx, s, cc.Behavior, code, &lr)
+				behaviorNames = nameSet(lr.Details)
 				for _, d := range lr.Details {
 					if staticNames[d.CheckName] && lr.Status != result.StatusError {
 						lr.Status = result.StatusError
@@ -117,7 +118,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 					}
 				}
 			case result.LayerMutation:
-				e.mutationLayer(ctx, s, cc, code, &lr)
+				e.mutationLayer(ctx, s, cc, code, &lr, CheckOwners{Static: staticNames, Behavior: behaviorNames})
 			}
 		}
 		lr.Passed = lr.Status == result.StatusPassed
@@ -204,14 +205,14 @@ func (e *Evaluator) toolchainLayer(ctx context.Context, c *cases.Case, code stri
 // and the L0+L3 checks run on the mutant; each (negative, must_fail check) pair
 // is recorded. Mutations that leave the code unchanged, or that cannot be
 // applied to this code, are recorded and skipped.
-func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *CaseChecks, code string, lr *result.LayerResult) {
+func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *CaseChecks, code string, lr *result.LayerResult, owners CheckOwners) {
 	if cc.Negatives == nil {
 		lr.Status, lr.Reason = result.StatusSkipped, "case has no negatives (checks/negatives.star)"
 		return
 	}
 	applied, missed := 0, 0
 	for _, neg := range cc.Negatives.Negatives {
-		mr := MutateAndCheck(ctx, s, cc, neg, code)
+		mr := MutateAndCheck(ctx, s, cc, neg, code, owners)
 		lr.Mutations = append(lr.Mutations, mr)
 		if mr.Outcome != result.MutationApplied {
 			continue
@@ -245,9 +246,39 @@ func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *Ca
 	}
 }
 
-// MutateAndCheck applies one negative to code and runs the L0 and L3 checks
-// on the mutant.
-func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg *checks.Negative, code string) result.MutationResult {
+// CheckOwners says which check file reported each check name on the
+// unmutated code, so that L4 runs on a mutant only the files whose checks the
+// negative names. Nil sets (or a name in neither) mean: run both.
+type CheckOwners struct {
+	Static, Behavior map[string]bool
+}
+
+// modules returns the check modules that must run for a negative's labels.
+func (o CheckOwners) modules(cc *CaseChecks, neg *checks.Negative) []*checks.CheckModule {
+	needStatic, needBehavior := false, false
+	for _, label := range append(append([]string{}, neg.MustFail...), neg.ShouldFail...) {
+		switch {
+		case o.Static[label]:
+			needStatic = true
+		case o.Behavior[label]:
+			needBehavior = true
+		default:
+			return []*checks.CheckModule{cc.Static, cc.Behavior}
+		}
+	}
+	var out []*checks.CheckModule
+	if needStatic {
+		out = append(out, cc.Static)
+	}
+	if needBehavior {
+		out = append(out, cc.Behavior)
+	}
+	return out
+}
+
+// MutateAndCheck applies one negative to code and runs, on the mutant, the
+// check files (L0, L3) that report the checks the negative names.
+func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg *checks.Negative, code string, owners CheckOwners) result.MutationResult {
 	mr := result.MutationResult{Name: neg.Name}
 	mutant, err := neg.Apply(ctx, s, code)
 	if err != nil {
@@ -259,7 +290,7 @@ func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg 
 		return mr
 	}
 	var details []result.CheckDetail
-	for _, m := range []*checks.CheckModule{cc.Static, cc.Behavior} {
+	for _, m := range owners.modules(cc, neg) {
 		if m == nil {
 			continue
 		}
