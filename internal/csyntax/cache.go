@@ -29,9 +29,10 @@ type ParseCache struct {
 
 	// lang and parser are created on first use and reused by every parse;
 	// Close frees the parser.
-	lang   *ts.Language
-	kinds  *kinds
-	parser *ts.Parser
+	lang    *ts.Language
+	kinds   *kinds
+	parser  *ts.Parser
+	queries *queryCache
 
 	// anchors are the entries made by the last few error-free full
 	// parses, most recent first: the code strings that mutants derive
@@ -44,6 +45,14 @@ type ParseCache struct {
 type cacheEntry struct {
 	code string
 	file *File
+}
+
+// CompiledQueries returns how many query patterns the cache holds compiled.
+func (c *ParseCache) CompiledQueries() int {
+	if c.queries == nil {
+		return 0
+	}
+	return len(c.queries.compiled)
 }
 
 // NewParseCache returns a cache holding at most capacity Files (at least 1).
@@ -105,6 +114,7 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 		if c.lang == nil {
 			c.lang = ts.NewLanguage(tsc.Language())
 			c.kinds = newKinds(c.lang)
+			c.queries = &queryCache{lang: c.lang, compiled: map[string]*compiledQuery{}}
 		}
 		p, err := newParser(c.lang)
 		if err != nil {
@@ -124,7 +134,7 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 			return nil, nil, false, err
 		}
 		if !f.HasErrors() {
-			f.kinds = c.kinds
+			f.kinds, f.queries = c.kinds, c.queries
 			return f, base, true, nil
 		}
 		// Error recovery may take another path when it reuses subtrees, so
@@ -135,7 +145,7 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 	if err != nil {
 		return nil, nil, false, err
 	}
-	f.kinds = c.kinds
+	f.kinds, f.queries = c.kinds, c.queries
 	return f, base, false, nil
 }
 
@@ -193,6 +203,7 @@ func (c *ParseCache) Close() {
 		c.parser.Close()
 		c.parser = nil
 	}
+	c.queries.close()
 	for el := c.order.Front(); el != nil; el = el.Next() {
 		el.Value.(*cacheEntry).file.Close()
 	}

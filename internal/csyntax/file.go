@@ -24,7 +24,10 @@ type File struct {
 	lang   *ts.Language
 	tree   *ts.Tree
 	kinds  *kinds // shared by the Files of one ParseCache; nil until needed
-	idx    *index
+	// queries compiles each query pattern once for the Files of one
+	// ParseCache; nil for a File parsed on its own.
+	queries *queryCache
+	idx     *index
 }
 
 // Function is a function definition at file scope.
@@ -316,12 +319,20 @@ func (f *File) Query(pattern string) ([]QueryMatch, error) {
 	if f == nil || f.tree == nil {
 		return nil, errors.New("csyntax: query on a closed file")
 	}
-	q, qerr := ts.NewQuery(f.lang, pattern)
-	if qerr != nil {
-		return nil, fmt.Errorf("csyntax: bad query at offset %d (line %d, column %d): %s",
-			qerr.Offset, qerr.Row+1, qerr.Column+1, queryErrorText(qerr))
+	var q *ts.Query
+	if f.queries != nil && f.queries.lang == f.lang {
+		cq := f.queries.get(pattern)
+		if cq.err != nil {
+			return nil, cq.err
+		}
+		q = cq.query
+	} else {
+		var err error
+		if q, err = compileQuery(f.lang, pattern); err != nil {
+			return nil, err
+		}
+		defer q.Close()
 	}
-	defer q.Close()
 	qc := ts.NewQueryCursor()
 	defer qc.Close()
 	names := q.CaptureNames()
@@ -371,4 +382,55 @@ func endLine(n *ts.Node) int {
 		return int(e.Row)
 	}
 	return int(e.Row) + 1
+}
+
+// compileQuery compiles a query pattern for lang with a positioned error.
+func compileQuery(lang *ts.Language, pattern string) (*ts.Query, error) {
+	q, qerr := ts.NewQuery(lang, pattern)
+	if qerr != nil {
+		return nil, fmt.Errorf("csyntax: bad query at offset %d (line %d, column %d): %s",
+			qerr.Offset, qerr.Row+1, qerr.Column+1, queryErrorText(qerr))
+	}
+	return q, nil
+}
+
+// queryCache holds compiled queries (and the errors of bad patterns) for one
+// language: compiling a query costs far more than running it.
+type queryCache struct {
+	lang     *ts.Language
+	compiled map[string]*compiledQuery
+}
+
+type compiledQuery struct {
+	query *ts.Query
+	err   error
+}
+
+// maxCachedQueries bounds a query cache; past it, the cache starts afresh.
+const maxCachedQueries = 256
+
+func (c *queryCache) get(pattern string) *compiledQuery {
+	if cq, ok := c.compiled[pattern]; ok {
+		return cq
+	}
+	if len(c.compiled) >= maxCachedQueries {
+		c.close()
+	}
+	q, err := compileQuery(c.lang, pattern)
+	cq := &compiledQuery{query: q, err: err}
+	c.compiled[pattern] = cq
+	return cq
+}
+
+// close frees every compiled query; the cache stays usable.
+func (c *queryCache) close() {
+	if c == nil {
+		return
+	}
+	for _, cq := range c.compiled {
+		if cq.query != nil {
+			cq.query.Close()
+		}
+	}
+	clear(c.compiled)
 }
