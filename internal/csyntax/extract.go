@@ -714,7 +714,7 @@ func (f *File) call(n *ts.Node, ix *index) Call {
 			for {
 				a := c.Node()
 				if a.IsNamed() && a.Kind() != "comment" {
-					call.Args = append(call.Args, strings.TrimSpace(f.text(a)))
+					call.Args = append(call.Args, strings.TrimSpace(string(f.src[f.unmaskedStart(a.StartByte()):a.EndByte()])))
 				}
 				if !c.GotoNextSibling() {
 					break
@@ -829,6 +829,22 @@ func (f *File) childTexts(n *ts.Node, kind string) []string {
 func (f *File) text(n *ts.Node) string {
 	return string(f.src[n.StartByte():n.EndByte()])
 }
+
+// unmaskedStart moves a node's start back over source text that masking
+// blanked just before it (the "struct" of container_of(p, struct foo, m)), so
+// that texts taken from the original source include it.
+func (f *File) unmaskedStart(start uint) uint {
+	k := start
+	for k > 0 && isBlank(f.parsed[k-1]) {
+		k--
+	}
+	for k < start && isBlank(f.src[k]) {
+		k++
+	}
+	return k
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // mtext is n's text as parsed (decorators masked).
 func (f *File) mtext(n *ts.Node) string {

@@ -146,6 +146,23 @@ func maskDecorators(src []byte) ([]byte, []mask) {
 				i = j
 				continue
 			}
+			if typeArgMacro(word) {
+				// container_of(ptr, struct foo, member): a type where an
+				// expression is expected breaks the parse (an ERROR node
+				// around the whole statement); blank the struct/union/enum
+				// keywords so the type name reads as an identifier.
+				k := j
+				for k < n && (src[k] == ' ' || src[k] == '\t') {
+					k++
+				}
+				if k < n && src[k] == '(' {
+					if end := matchParen(src, k); end > 0 {
+						out = blankTypeKeywords(src, out, k, end)
+					}
+				}
+				i = j
+				continue
+			}
 			dec, ok := lookupDecorator(word)
 			if !ok {
 				i = j
@@ -269,4 +286,39 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool {
 	return isIdentStart(c) || (c >= '0' && c <= '9')
+}
+
+// typeArgMacro reports whether a macro takes a type name among its arguments
+// (Linux container_of and list helpers, Zephyr CONTAINER_OF).
+func typeArgMacro(name string) bool {
+	switch name {
+	case "container_of", "container_of_const", "list_entry", "list_first_entry",
+		"list_last_entry", "list_first_entry_or_null", "hlist_entry", "rb_entry",
+		"CONTAINER_OF", "SYS_SLIST_CONTAINER", "SYS_DLIST_CONTAINER":
+		return true
+	}
+	return false
+}
+
+// blankTypeKeywords replaces the words struct, union and enum in src[from:to]
+// by spaces in out (a copy of src made on first change), keeping offsets.
+func blankTypeKeywords(src, out []byte, from, to int) []byte {
+	for k := from; k < to; {
+		if !isIdentStart(src[k]) {
+			k++
+			continue
+		}
+		e := k + 1
+		for e < to && isIdentPart(src[e]) {
+			e++
+		}
+		if w := string(src[k:e]); (w == "struct" || w == "union" || w == "enum") && (k == 0 || !isIdentPart(src[k-1])) {
+			if out == nil {
+				out = append([]byte(nil), src...)
+			}
+			copy(out[k:e], "      "[:e-k])
+		}
+		k = e
+	}
+	return out
 }

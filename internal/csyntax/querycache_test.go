@@ -29,3 +29,18 @@ func TestQueriesCompileOncePerCache(t *testing.T) {
 	require.ErrorContains(t, err, "csyntax: bad query", "a bad pattern keeps failing the same way from the cache")
 	require.Equal(t, 2, c.CompiledQueries())
 }
+
+func TestContainerOfParsesCleanly(t *testing.T) {
+	code := "static int hit_open(struct inode *inode, struct file *file)\n{\n\tstruct hit_dev *hc = container_of(file->private_data, struct hit_dev, misc);\n\tmutex_lock(&hc->lock);\n\treturn 0;\n}\n"
+	f, err := Parse(code)
+	require.NoError(t, err)
+	defer f.Close()
+	require.False(t, f.HasErrors())
+	calls := f.Calls("hit_open")
+	require.Equal(t, "container_of", calls[0].Name)
+	require.Equal(t, []string{"file->private_data", "struct hit_dev", "misc"}, calls[0].Args, "argument texts come from the original source")
+	require.Equal(t, "mutex_lock", calls[1].Name)
+	ds := f.Declarations("hit_open")
+	require.Equal(t, "hc", ds[0].Name)
+	require.Equal(t, "struct hit_dev", ds[0].Type)
+}
