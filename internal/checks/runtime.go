@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/forbidden"
 )
@@ -39,6 +40,9 @@ type Runtime struct {
 	limits      Limits
 	forbidden   *forbidden.Table
 	predeclared starlark.StringDict
+	// queries holds the c.query patterns compiled so far, shared by every
+	// session (compiled queries are immutable).
+	queries *csyntax.QueryCache
 }
 
 // NewRuntime builds a runtime. table may be nil to use the shipped
@@ -57,7 +61,7 @@ func NewRuntime(limits Limits, table *forbidden.Table) (*Runtime, error) {
 		}
 		table = t
 	}
-	r := &Runtime{limits: limits, forbidden: table}
+	r := &Runtime{limits: limits, forbidden: table, queries: csyntax.NewQueryCache()}
 	r.predeclared = predeclared()
 	return r, nil
 }

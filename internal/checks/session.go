@@ -29,7 +29,9 @@ const sourceCacheSize = 16
 
 // NewSession starts a session for one goroutine.
 func (r *Runtime) NewSession() *Session {
-	return &Session{rt: r, parses: csyntax.NewParseCache(parseCacheSize), sources: map[string]*ctext.Source{}, regexps: map[reKey]*regexp.Regexp{}}
+	parses := csyntax.NewParseCache(parseCacheSize)
+	parses.ShareQueries(r.queries)
+	return &Session{rt: r, parses: parses, sources: map[string]*ctext.Source{}, regexps: map[reKey]*regexp.Regexp{}}
 }
 
 // Close releases the session's syntax trees.

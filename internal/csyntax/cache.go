@@ -32,7 +32,10 @@ type ParseCache struct {
 	lang    *ts.Language
 	kinds   *kinds
 	parser  *ts.Parser
-	queries *queryCache
+	queries *QueryCache
+	// ownQueries is set when the cache made its query cache itself (and
+	// closes it on Close).
+	ownQueries bool
 
 	// anchors are the entries made by the last few error-free full
 	// parses, most recent first: the code strings that mutants derive
@@ -47,13 +50,19 @@ type cacheEntry struct {
 	file *File
 }
 
-// CompiledQueries returns how many query patterns the cache holds compiled.
+// CompiledQueries returns how many query patterns the cache's query cache
+// holds compiled.
 func (c *ParseCache) CompiledQueries() int {
 	if c.queries == nil {
 		return 0
 	}
-	return len(c.queries.compiled)
+	return c.queries.Len()
 }
+
+// ShareQueries makes the cache compile queries into q, which may serve other
+// ParseCaches at the same time; q is not closed by Close. Call it before the
+// first Get.
+func (c *ParseCache) ShareQueries(q *QueryCache) { c.queries, c.ownQueries = q, false }
 
 // NewParseCache returns a cache holding at most capacity Files (at least 1).
 func NewParseCache(capacity int) *ParseCache {
@@ -114,7 +123,9 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 		if c.lang == nil {
 			c.lang = ts.NewLanguage(tsc.Language())
 			c.kinds = newKinds(c.lang)
-			c.queries = &queryCache{lang: c.lang, compiled: map[string]*compiledQuery{}}
+		}
+		if c.queries == nil {
+			c.queries, c.ownQueries = NewQueryCache(), true
 		}
 		p, err := newParser(c.lang)
 		if err != nil {
@@ -203,7 +214,10 @@ func (c *ParseCache) Close() {
 		c.parser.Close()
 		c.parser = nil
 	}
-	c.queries.close()
+	if c.ownQueries {
+		c.queries.Close()
+		c.queries = nil
+	}
 	for el := c.order.Front(); el != nil; el = el.Next() {
 		el.Value.(*cacheEntry).file.Close()
 	}

@@ -3,6 +3,7 @@ package csyntax
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -24,9 +25,9 @@ type File struct {
 	lang   *ts.Language
 	tree   *ts.Tree
 	kinds  *kinds // shared by the Files of one ParseCache; nil until needed
-	// queries compiles each query pattern once for the Files of one
+	// queries compiles each query pattern once for the Files of a
 	// ParseCache; nil for a File parsed on its own.
-	queries *queryCache
+	queries *QueryCache
 	idx     *index
 }
 
@@ -320,12 +321,15 @@ func (f *File) Query(pattern string) ([]QueryMatch, error) {
 		return nil, errors.New("csyntax: query on a closed file")
 	}
 	var q *ts.Query
-	if f.queries != nil && f.queries.lang == f.lang {
-		cq := f.queries.get(pattern)
+	if f.queries != nil {
+		cq, owned := f.queries.get(pattern)
 		if cq.err != nil {
 			return nil, cq.err
 		}
 		q = cq.query
+		if owned {
+			defer q.Close()
+		}
 	} else {
 		var err error
 		if q, err = compileQuery(f.lang, pattern); err != nil {
@@ -394,9 +398,12 @@ func compileQuery(lang *ts.Language, pattern string) (*ts.Query, error) {
 	return q, nil
 }
 
-// queryCache holds compiled queries (and the errors of bad patterns) for one
-// language: compiling a query costs far more than running it.
-type queryCache struct {
+// QueryCache compiles each query pattern once (and remembers the errors of
+// bad patterns) for every File of the C grammar: compiling a query costs far
+// more than running it. Compiled queries are immutable, so one QueryCache is
+// safe for concurrent use by many ParseCaches.
+type QueryCache struct {
+	mu       sync.Mutex
 	lang     *ts.Language
 	compiled map[string]*compiledQuery
 }
@@ -406,27 +413,46 @@ type compiledQuery struct {
 	err   error
 }
 
-// maxCachedQueries bounds a query cache; past it, the cache starts afresh.
+// maxCachedQueries bounds a query cache; past it, new patterns are compiled
+// for one use only.
 const maxCachedQueries = 256
 
-func (c *queryCache) get(pattern string) *compiledQuery {
-	if cq, ok := c.compiled[pattern]; ok {
-		return cq
-	}
-	if len(c.compiled) >= maxCachedQueries {
-		c.close()
-	}
-	q, err := compileQuery(c.lang, pattern)
-	cq := &compiledQuery{query: q, err: err}
-	c.compiled[pattern] = cq
-	return cq
+// NewQueryCache returns an empty cache.
+func NewQueryCache() *QueryCache {
+	return &QueryCache{lang: ts.NewLanguage(tsc.Language()), compiled: map[string]*compiledQuery{}}
 }
 
-// close frees every compiled query; the cache stays usable.
-func (c *queryCache) close() {
+// Len returns how many patterns are compiled.
+func (c *QueryCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.compiled)
+}
+
+// get returns the compiled pattern and whether the caller owns it (must Close
+// it after use) because the cache is full.
+func (c *QueryCache) get(pattern string) (cq *compiledQuery, owned bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cq, ok := c.compiled[pattern]; ok {
+		return cq, false
+	}
+	q, err := compileQuery(c.lang, pattern)
+	cq = &compiledQuery{query: q, err: err}
+	if len(c.compiled) >= maxCachedQueries {
+		return cq, true
+	}
+	c.compiled[pattern] = cq
+	return cq, false
+}
+
+// Close frees every compiled query. The cache must not be in use.
+func (c *QueryCache) Close() {
 	if c == nil {
 		return
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, cq := range c.compiled {
 		if cq.query != nil {
 			cq.query.Close()

@@ -44,3 +44,29 @@ func TestContainerOfParsesCleanly(t *testing.T) {
 	require.Equal(t, "hc", ds[0].Name)
 	require.Equal(t, "struct hit_dev", ds[0].Type)
 }
+
+func TestSharedQueryCacheAcrossParseCaches(t *testing.T) {
+	shared := NewQueryCache()
+	defer shared.Close()
+	const pattern = "(function_definition) @f"
+	for i := 0; i < 2; i++ {
+		c := NewParseCache(2)
+		c.ShareQueries(shared)
+		f, err := c.Get("void f(void) {}\nvoid g(void) {}\n")
+		require.NoError(t, err)
+		ms, err := f.Query(pattern)
+		require.NoError(t, err)
+		require.Len(t, ms, 2)
+		c.Close()
+	}
+	require.Equal(t, 1, shared.Len(), "the second parse cache reuses the compiled pattern")
+	// The shared cache outlives the parse caches that used it.
+	c := NewParseCache(1)
+	c.ShareQueries(shared)
+	defer c.Close()
+	f, err := c.Get("void h(void) {}")
+	require.NoError(t, err)
+	ms, err := f.Query(pattern)
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+}
