@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -35,9 +36,20 @@ type reKey struct {
 	mode    reMode
 }
 
+// regexCache holds compiled patterns for every session of a runtime
+// (*regexp.Regexp is safe for concurrent use).
+type regexCache struct {
+	mu       sync.Mutex
+	compiled map[reKey]*regexp.Regexp
+}
+
 func (s *Session) compile(pattern string, flags int, mode reMode) (*regexp.Regexp, error) {
+	c := s.rt.regexps
 	key := reKey{pattern, flags, mode}
-	if re, ok := s.regexps[key]; ok {
+	c.mu.Lock()
+	re, ok := c.compiled[key]
+	c.mu.Unlock()
+	if ok {
 		return re, nil
 	}
 	if flags&^(reIgnoreCase|reMultiline|reDotAll) != 0 {
@@ -72,10 +84,12 @@ func (s *Session) compile(pattern string, flags int, mode reMode) (*regexp.Regex
 		}
 		return nil, fmt.Errorf("bad pattern %q: %s", pattern, msg)
 	}
-	if len(s.regexps) >= 512 {
-		clear(s.regexps)
+	c.mu.Lock()
+	if len(c.compiled) >= 1024 {
+		clear(c.compiled)
 	}
-	s.regexps[key] = re
+	c.compiled[key] = re
+	c.mu.Unlock()
 	return re, nil
 }
 

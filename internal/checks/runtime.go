@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -43,6 +44,8 @@ type Runtime struct {
 	// queries holds the c.query patterns compiled so far, shared by every
 	// session (compiled queries are immutable).
 	queries *csyntax.QueryCache
+	// regexps holds the compiled re patterns of every session.
+	regexps *regexCache
 }
 
 // NewRuntime builds a runtime. table may be nil to use the shipped
@@ -61,7 +64,7 @@ func NewRuntime(limits Limits, table *forbidden.Table) (*Runtime, error) {
 		}
 		table = t
 	}
-	r := &Runtime{limits: limits, forbidden: table, queries: csyntax.NewQueryCache()}
+	r := &Runtime{limits: limits, forbidden: table, queries: csyntax.NewQueryCache(), regexps: &regexCache{compiled: map[reKey]*regexp.Regexp{}}}
 	r.predeclared = predeclared()
 	return r, nil
 }

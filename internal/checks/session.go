@@ -1,8 +1,6 @@
 package checks
 
 import (
-	"regexp"
-
 	"go.starlark.net/starlark"
 
 	"github.com/embedeval/embedeval-go/internal/csyntax"
@@ -15,13 +13,13 @@ const parseCacheSize = 64
 
 // Session is the per-goroutine state of check calls: the syntax trees parsed so
 // far (each distinct code string is parsed at most once while it stays in the
-// cache) and compiled regular expressions. Not safe for concurrent use; Close
+// cache) and the lexed texts of the text helpers. Compiled patterns live in
+// the Runtime, shared by all sessions. Not safe for concurrent use; Close
 // frees the trees.
 type Session struct {
 	rt      *Runtime
 	parses  *csyntax.ParseCache
 	sources map[string]*ctext.Source
-	regexps map[reKey]*regexp.Regexp
 }
 
 // sourceCacheSize bounds the lexed texts one session keeps.
@@ -31,7 +29,7 @@ const sourceCacheSize = 16
 func (r *Runtime) NewSession() *Session {
 	parses := csyntax.NewParseCache(parseCacheSize)
 	parses.ShareQueries(r.queries)
-	return &Session{rt: r, parses: parses, sources: map[string]*ctext.Source{}, regexps: map[reKey]*regexp.Regexp{}}
+	return &Session{rt: r, parses: parses, sources: map[string]*ctext.Source{}}
 }
 
 // Close releases the session's syntax trees.

@@ -105,6 +105,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Layers = eval.AllLayers
 	}
 	ev := eval.New(opts.Toolchain, opts.Layers)
+	// Accepted variants must pass L0–L3; mutating them (L4) proves nothing
+	// about the checks that the reference's negatives do not.
+	variantEv := eval.New(opts.Toolchain, opts.Layers&^(1<<result.LayerMutation))
 	rep := &Report{Layers: opts.Layers.String(), Problems: []diag.Problem{}}
 	var entries []cases.Entry
 	es, ps := cases.Discover(opts.CasesDir, false)
@@ -129,7 +132,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, rt, ev, s, entries[i], opts.Filter)
+		reports[i] = validateCase(ctx, rt, ev, variantEv, s, entries[i], opts.Filter)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -179,7 +182,7 @@ func summarize(rep *Report) Summary {
 }
 
 // validateCase returns nil when the case is filtered out.
-func validateCase(ctx context.Context, rt *checks.Runtime, ev *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter) *CaseReport {
+func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter) *CaseReport {
 	cr := &CaseReport{ID: e.Name, Dir: e.Dir, Layers: []LayerSummary{}, Negatives: []NegativeReport{}, Variants: []VariantReport{}, Problems: []diag.Problem{}}
 	c, ps := cases.Load(e)
 	cr.Problems = append(cr.Problems, ps...)
@@ -235,7 +238,7 @@ func validateCase(ctx context.Context, rt *checks.Runtime, ev *eval.Evaluator, s
 			cr.Problems = append(cr.Problems, diag.Errorf(path, 0, 0, "accept", "cannot read accepted variant: %v", err))
 			continue
 		}
-		vres := ev.Evaluate(ctx, s, cc, string(data), eval.Subject{Model: "accepted-variant"})
+		vres := variantEv.Evaluate(ctx, s, cc, string(data), eval.Subject{Model: "accepted-variant"})
 		vr.Layers = summarizeLayers(vres)
 		vps := layerProblems(path, "accepted variant", vres)
 		vr.Passed = !diag.HasErrors(vps)
