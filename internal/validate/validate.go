@@ -230,6 +230,7 @@ func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.E
 	}
 	if checksRan(res) {
 		cr.Coverage = coverage(cc, refChecks)
+		cr.Problems = append(cr.Problems, migrationProblems(filepath.Join(c.Dir, filepath.FromSlash(cases.MigrationsFile)), refChecks)...)
 	}
 	for _, path := range c.AcceptPaths {
 		vr := VariantReport{File: path, Layers: []LayerSummary{}}
@@ -405,4 +406,29 @@ func checksRan(res result.EvalResult) bool {
 		}
 	}
 	return true
+}
+
+// migrationProblems checks checks/check_name_migrations.yaml against the
+// checks the reference reports: an old name must no longer be reported, and
+// the new name must be (directly, or through a later rename).
+func migrationProblems(path string, live map[string]bool) []diag.Problem {
+	renames, ps := cases.LoadMigrations(path)
+	renamedTo := map[string]string{}
+	for _, r := range renames {
+		renamedTo[r.From] = r.To
+	}
+	for _, r := range renames {
+		if live[r.From] {
+			ps = append(ps, diag.Errorf(path, r.Line, 0, "migrations", "check_name %q is renamed to %q but the checks still report %q", r.From, r.To, r.From))
+		}
+		to, seen := r.To, map[string]bool{}
+		for !live[to] && renamedTo[to] != "" && !seen[to] {
+			seen[to] = true
+			to = renamedTo[to]
+		}
+		if !live[to] {
+			ps = append(ps, diag.Errorf(path, r.Line, 0, "migrations", "rename %q -> %q: no check reports %q", r.From, r.To, r.To))
+		}
+	}
+	return ps
 }
