@@ -115,3 +115,25 @@ func copyTree(t interface {
 		return os.WriteFile(target, data, 0o644)
 	}))
 }
+
+// TestBundledCorpusValidates keeps the repository's own cases valid: every
+// case passes, every check is defended by a must_fail negative, and every case
+// ships an accepted variant that passes.
+func TestBundledCorpusValidates(t *testing.T) {
+	rep, err := Run(context.Background(), Options{CasesDir: "../../cases"})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Cases)
+	for _, c := range rep.Cases {
+		var errs []string
+		for _, p := range c.Problems {
+			if p.Severity == "error" {
+				errs = append(errs, p.String())
+			}
+		}
+		require.True(t, c.OK, "%s: %v", c.ID, errs)
+		require.NotNil(t, c.Coverage, c.ID)
+		require.Empty(t, c.Coverage.Undefended, "%s: checks no negative defends", c.ID)
+		require.NotEmpty(t, c.Variants, "%s: no accepted variant", c.ID)
+	}
+	require.Empty(t, rep.Problems)
+}
