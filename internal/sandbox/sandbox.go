@@ -1,0 +1,228 @@
+// Package sandbox runs untrusted builds and programs: model output compiled by
+// a toolchain, and the firmware it produces. Every process gets an
+// allowlisted environment (no API keys, tokens or GITHUB_* variables), its own
+// process group that is killed as a whole on timeout or cancellation, an
+// output cap so a flood cannot exhaust memory, and a temporary workspace that
+// is removed afterwards. It knows nothing about platforms or cases.
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// DefaultMaxOutput is how many bytes of a process's combined output are kept.
+const DefaultMaxOutput = 1 << 20
+
+// killGrace is how long a timed-out process group gets between SIGTERM and
+// SIGKILL.
+const killGrace = 500 * time.Millisecond
+
+// Spec describes one process to run.
+type Spec struct {
+	// Args is the command line; Args[0] is looked up in the PATH of Env.
+	Args []string
+	// Dir is the working directory.
+	Dir string
+	// Env is the complete environment (build it with Env).
+	Env []string
+	// Timeout bounds the run; zero means no limit beyond ctx.
+	Timeout time.Duration
+	// MaxOutput caps the kept output (stdout and stderr interleaved); zero
+	// means DefaultMaxOutput. The rest is read and dropped.
+	MaxOutput int
+}
+
+// Result is what a finished process left behind.
+type Result struct {
+	// ExitCode is the exit status, or -1 when the process was killed by a signal.
+	ExitCode int
+	// Signal names the signal that ended the process, if any.
+	Signal string
+	// TimedOut is set when the Timeout stopped the process (its group was
+	// killed).
+	TimedOut bool
+	// Cancelled is set when ctx was cancelled first.
+	Cancelled bool
+	// Output is the combined output, at most MaxOutput bytes (the head, and
+	// the tail past the cap when Truncated).
+	Output []byte
+	// Truncated tells that output past MaxOutput was dropped.
+	Truncated bool
+	// Duration is the wall time.
+	Duration time.Duration
+}
+
+// OK reports a clean zero exit.
+func (r Result) OK() bool { return r.ExitCode == 0 && !r.TimedOut && !r.Cancelled }
+
+// ErrNotFound is returned (wrapped) when the command does not exist.
+var ErrNotFound = errors.New("command not found")
+
+// Run starts the process in its own process group and waits for it. The
+// error is non-nil only when the process could not be started (ErrNotFound
+// for a missing command); a failing or killed process is a Result.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	if len(spec.Args) == 0 {
+		return Result{}, errors.New("sandbox: empty command line")
+	}
+	path, err := lookPath(spec.Args[0], spec.Dir, spec.Env)
+	if err != nil {
+		return Result{}, err
+	}
+	maxOut := spec.MaxOutput
+	if maxOut <= 0 {
+		maxOut = DefaultMaxOutput
+	}
+	out := &cappedBuffer{limit: maxOut}
+	cmd := exec.Command(path, spec.Args[1:]...)
+	cmd.Args[0] = spec.Args[0]
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin = nil
+	cmd.Stdout = out
+	cmd.Stderr = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Args[0], err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if spec.Timeout > 0 {
+		t := time.NewTimer(spec.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	res := Result{}
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-timeout:
+		res.TimedOut = true
+		waitErr = killGroup(cmd.Process.Pid, done)
+	case <-ctx.Done():
+		res.Cancelled = true
+		waitErr = killGroup(cmd.Process.Pid, done)
+	}
+	// Whatever the leader did, no member of its group outlives the run.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	res.Duration = time.Since(start)
+	res.Output, res.Truncated = out.bytes()
+	res.ExitCode = 0
+	if waitErr != nil {
+		var ee *exec.ExitError
+		if errors.As(waitErr, &ee) {
+			res.ExitCode = ee.ExitCode()
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				res.Signal = ws.Signal().String()
+			}
+		} else {
+			res.ExitCode = -1
+		}
+	}
+	return res, nil
+}
+
+// killGroup asks the whole process group to stop, then kills it, and waits
+// for the leader.
+func killGroup(pid int, done <-chan error) error {
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(killGrace):
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	return <-done
+}
+
+// lookPath resolves a command in the PATH of env (not of this process); a
+// relative path with a slash is taken from dir.
+func lookPath(name, dir string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+		return "", fmt.Errorf("sandbox: %s: %w", name, ErrNotFound)
+	}
+	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("sandbox: %s: %w (PATH=%s)", name, ErrNotFound, envValue(env, "PATH"))
+}
+
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// cappedBuffer keeps the first half of the limit and the last half, so both
+// the first errors and the end of a long log survive.
+type cappedBuffer struct {
+	mu      sync.Mutex
+	limit   int
+	head    bytes.Buffer
+	tail    []byte
+	dropped bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(p)
+	headCap := b.limit / 2
+	if room := headCap - b.head.Len(); room > 0 {
+		take := min(room, len(p))
+		b.head.Write(p[:take])
+		p = p[take:]
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	tailCap := b.limit - headCap
+	b.tail = append(b.tail, p...)
+	if len(b.tail) > tailCap {
+		b.dropped = true
+		b.tail = append(b.tail[:0], b.tail[len(b.tail)-tailCap:]...)
+	}
+	return n, nil
+}
+
+func (b *cappedBuffer) bytes() ([]byte, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := append([]byte(nil), b.head.Bytes()...)
+	if b.dropped {
+		out = append(out, []byte("\n[... output truncated ...]\n")...)
+	}
+	return append(out, b.tail...), b.dropped
+}
