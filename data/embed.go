@@ -1,5 +1,5 @@
 // Package data holds the data files shipped inside the binary
-// (forbidden_apis.yaml). It only embeds and hands out bytes; parsing and
+// (forbidden_apis.yaml, platforms.yaml). It only embeds and hands out bytes; parsing and
 // validation belong to the packages that consume each file.
 package data
 
@@ -16,4 +16,12 @@ var forbiddenAPIs []byte
 // (interop contract section 2.6).
 func ForbiddenAPIsYAML() []byte {
 	return bytes.Clone(forbiddenAPIs)
+}
+
+//go:embed platforms.yaml
+var platforms []byte
+
+// PlatformsYAML returns a copy of the embedded platform registry.
+func PlatformsYAML() []byte {
+	return bytes.Clone(platforms)
 }

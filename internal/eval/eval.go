@@ -85,6 +85,13 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 	res.GeneratedCode = code
 	halted := ""
 	var staticNames, behaviorNames map[string]bool
+	var artifact Artifact
+	l1Reason := ""
+	defer func() {
+		if artifact != nil {
+			_ = artifact.Close()
+		}
+	}()
 	for n := result.LayerStatic; n <= result.LayerMutation; n++ {
 		lr := result.LayerResult{Layer: n, Name: result.LayerName(n), Details: []result.CheckDetail{}}
 		t0 := time.Now()
@@ -104,9 +111,25 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 				e.runChecks(ctx, s, cc.Static, code, &lr)
 				staticNames = nameSet(lr.Details)
 			case result.LayerCompile:
-				e.toolchainLayer(ctx, cc.Case, code, &lr, cc.Case.Meta.L1Skip, e.Toolchain.Compile)
+				if cc.Case.Meta.L1Skip {
+					lr.Status, lr.Reason = result.StatusSkipped, "case opts out (l1_skip: true)"
+					break
+				}
+				var out result.LayerResult
+				out, artifact = e.Toolchain.Build(ctx, cc.Case, code)
+				adopt(&lr, out)
 			case result.LayerRuntime:
-				e.toolchainLayer(ctx, cc.Case, code, &lr, cc.Case.Meta.L2Skip, e.Toolchain.Run)
+				switch {
+				case cc.Case.Meta.L2Skip:
+					lr.Status, lr.Reason = result.StatusSkipped, "case opts out (l2_skip: true)"
+				case artifact == nil:
+					lr.Status, lr.Reason = result.StatusSkipped, "nothing was built to run"
+					if l1Reason != "" {
+						lr.Reason = "needs L1, which was skipped: " + l1Reason
+					}
+				default:
+					adopt(&lr, artifact.Run(ctx))
+				}
 			case result.LayerHeuristic:
 				e.runChecks(ctx, s, cc.Behavior, code, &lr)
 				behaviorNames = nameSet(lr.Details)
@@ -123,6 +146,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 		}
 		lr.Passed = lr.Status == result.StatusPassed
 		lr.DurationSeconds = time.Since(t0).Seconds()
+		if n == result.LayerCompile && lr.Status == result.StatusSkipped {
+			l1Reason = lr.Reason
+		}
 		res.Layers = append(res.Layers, lr)
 		if halted == "" && n != result.LayerMutation {
 			switch lr.Status {
@@ -188,12 +214,9 @@ func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.
 	}
 }
 
-func (e *Evaluator) toolchainLayer(ctx context.Context, c *cases.Case, code string, lr *result.LayerResult, optOut bool, run func(context.Context, *cases.Case, string) result.LayerResult) {
-	if optOut {
-		lr.Status, lr.Reason = result.StatusSkipped, fmt.Sprintf("case opts out (l%d_skip: true)", lr.Layer)
-		return
-	}
-	out := run(ctx, c, code)
+// adopt copies a toolchain's layer outcome into lr, keeping lr's layer number
+// and name.
+func adopt(lr *result.LayerResult, out result.LayerResult) {
 	out.Layer, out.Name = lr.Layer, lr.Name
 	if out.Details == nil {
 		out.Details = []result.CheckDetail{}

@@ -78,7 +78,7 @@ func TestPassingCode(t *testing.T) {
 	require.Equal(t, statusLine{
 		"L0 passed",
 		"L1 skipped: toolchain unavailable: no compile backend for platform native_sim in this build",
-		"L2 skipped: toolchain unavailable: no runtime backend for platform native_sim in this build",
+		"L2 skipped: needs L1, which was skipped: toolchain unavailable: no compile backend for platform native_sim in this build",
 		"L3 passed",
 		"L4 failed: 1 seeded bug(s) not caught by the checks they name",
 	}, statuses(r))
@@ -198,4 +198,64 @@ func TestParseLayers(t *testing.T) {
 	}
 	_, err := ParseLayers("L5")
 	require.EqualError(t, err, `unknown layer "L5" (want L0..L4, 0..4, or static, compile, runtime, heuristic, mutation)`)
+}
+
+// fakeToolchain scripts L1 and L2 outcomes and records what was built.
+type fakeToolchain struct {
+	build, run result.Status
+	built      []string
+	closed     int
+}
+
+type fakeArtifact struct{ tc *fakeToolchain }
+
+func (f *fakeToolchain) Build(_ context.Context, c *cases.Case, code string) (result.LayerResult, Artifact) {
+	f.built = append(f.built, c.Meta.ID)
+	if f.build != result.StatusPassed {
+		return result.LayerResult{Status: f.build, Reason: "scripted"}, nil
+	}
+	return result.LayerResult{Status: result.StatusPassed}, fakeArtifact{f}
+}
+
+func (a fakeArtifact) Run(context.Context) result.LayerResult {
+	return result.LayerResult{Status: a.tc.run, Reason: "scripted run"}
+}
+
+func (a fakeArtifact) Close() error { a.tc.closed++; return nil }
+
+func TestToolchainLayers(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	tc := &fakeToolchain{build: result.StatusPassed, run: result.StatusPassed}
+	r := evaluate(t, New(tc, AllLayers), cc, rt, goodCode)
+	require.Equal(t, statusLine{"L0 passed", "L1 passed", "L2 passed: scripted run", "L3 passed", "L4 failed: 1 seeded bug(s) not caught by the checks they name"}, statuses(r))
+	require.Equal(t, 1, tc.closed, "the build is removed after L2")
+
+	tc = &fakeToolchain{build: result.StatusPassed, run: result.StatusFailed}
+	r = evaluate(t, New(tc, AllLayers), cc, rt, goodCode)
+	require.Equal(t, 2, *r.FailedAtLayer)
+	require.Equal(t, "halted: L2 runtime failed", r.Layers[3].Reason)
+	require.Equal(t, 1, tc.closed)
+
+	tc = &fakeToolchain{build: result.StatusFailed}
+	r = evaluate(t, New(tc, AllLayers), cc, rt, goodCode)
+	require.Equal(t, 1, *r.FailedAtLayer)
+	require.Equal(t, "halted: L1 compile failed", r.Layers[2].Reason)
+
+	tc = &fakeToolchain{build: result.StatusError}
+	r = evaluate(t, New(tc, AllLayers), cc, rt, goodCode)
+	require.Equal(t, result.StatusError, r.Status, "a crashed toolchain is not a model failure")
+	require.Nil(t, r.FailedAtLayer)
+
+	// A failing L0 never reaches the toolchain.
+	tc = &fakeToolchain{build: result.StatusPassed, run: result.StatusPassed}
+	evaluate(t, New(tc, AllLayers), cc, rt, "int main(void) { return 0; }")
+	require.Empty(t, tc.built)
+
+	// l2_skip: built, not run, and still cleaned up.
+	rt2, cc2 := fixture(t, cases.Metadata{ID: "timer-001", Platform: "native_sim", L2Skip: true})
+	tc = &fakeToolchain{build: result.StatusPassed, run: result.StatusFailed}
+	r = evaluate(t, New(tc, AllLayers), cc2, rt2, goodCode)
+	require.Equal(t, "L2 skipped: case opts out (l2_skip: true)", statuses(r)[2])
+	require.True(t, r.Passed)
+	require.Equal(t, 1, tc.closed)
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -49,10 +50,8 @@ func Digest(log string, maxLines, tail int) string {
 	if start < 0 {
 		start = 0
 	}
-	if len(out) > 0 && start < len(lines) {
-		if len(out) < maxLines {
-			out = append(out, "...")
-		}
+	if len(out) > 0 && len(out) < maxLines && slices.Contains(used[start:], false) {
+		out = append(out, "...")
 	}
 	for i := start; i < len(lines); i++ {
 		take(i)

@@ -1,0 +1,92 @@
+package toolchain
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+)
+
+// caseOnlyEntries are the parts of a case directory that are not build
+// files: they are never copied into a build workspace.
+func caseOnlyEntries() []string {
+	return []string{"metadata.yaml", "prompt.md", "reference", "checks", "context"}
+}
+
+// Stage makes a fresh workspace holding the case's build files (everything
+// but metadata, prompt, reference, checks and context) and the code at
+// codePath (a slash path inside the workspace, such as "src/main.c"). The
+// case directory is only read. The caller closes the workspace.
+func Stage(req Request, prefix, codePath string) (*sandbox.Workspace, error) {
+	ws, err := sandbox.NewWorkspace(prefix)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(req.Case.Dir)
+	if err != nil {
+		ws.Close()
+		return nil, fmt.Errorf("stage %s: %w", req.Case.Dir, err)
+	}
+	skip := map[string]bool{}
+	for _, e := range caseOnlyEntries() {
+		skip[e] = true
+	}
+	for _, e := range entries {
+		if skip[e.Name()] || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		src := filepath.Join(req.Case.Dir, e.Name())
+		if e.IsDir() {
+			err = ws.CopyTree(src, e.Name())
+		} else if e.Type().IsRegular() {
+			var data []byte
+			if data, err = os.ReadFile(src); err == nil {
+				err = ws.WriteFile(e.Name(), data)
+			}
+		}
+		if err != nil {
+			ws.Close()
+			return nil, fmt.Errorf("stage %s: %w", src, err)
+		}
+	}
+	if err := ws.WriteFile(codePath, []byte(req.Code)); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	return ws, nil
+}
+
+// Log digest sizes for layer reasons: enough for a feedback prompt.
+const (
+	digestLines = 40
+	digestTail  = 10
+)
+
+// BuildOutcome turns a finished build command into the L1 result: passed on
+// a clean exit; failed (the code does not build) with the digest of the log
+// as the reason; error when our own limit or a cancellation stopped it —
+// infrastructure, not the model's fault.
+func BuildOutcome(step string, res sandbox.Result, timeout fmt.Stringer) result.LayerResult {
+	switch {
+	case res.Cancelled:
+		return errorLayer(step + ": cancelled")
+	case res.TimedOut:
+		return errorLayer(fmt.Sprintf("%s: timed out after %s", step, timeout))
+	case res.OK():
+		return result.LayerResult{Status: result.StatusPassed}
+	}
+	why := fmt.Sprintf("%s failed (exit %d)", step, res.ExitCode)
+	if res.Signal != "" {
+		why = fmt.Sprintf("%s killed by %s", step, res.Signal)
+	}
+	digest := sandbox.Digest(string(res.Output), digestLines, digestTail)
+	return result.LayerResult{Status: result.StatusFailed, Reason: why + ":\n" + digest}
+}
+
+// StartError is the L1/L2 result when a tool could not even be started.
+func StartError(step string, err error) result.LayerResult {
+	return errorLayer(fmt.Sprintf("%s: %v", step, err))
+}

@@ -1,0 +1,271 @@
+// Package toolchain turns the platform registry into the evaluator's L1 and
+// L2: it resolves a case to its target, picks the backend, checks that this
+// machine has what the backend needs (skipping with the reason, or failing
+// with --require-layers), stages a fresh workspace from the case plus the
+// code, and judges runtime output against checks/expected_output.txt. The
+// backends themselves live in subpackages; all of them run untrusted code
+// through package sandbox.
+package toolchain
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+)
+
+// Default time limits. Runs stop at RunTimeout as the seeds describe:
+// firmware runs forever, so reaching it is normal.
+const (
+	DefaultBuildTimeout = 5 * time.Minute
+	DefaultRunTimeout   = 10 * time.Second
+)
+
+// Request is one build of one case.
+type Request struct {
+	Case   *cases.Case
+	Code   string
+	Target platform.Target
+	// Board is the case's build_board or the target's default.
+	Board                    string
+	BuildTimeout, RunTimeout time.Duration
+	// CanRun tells the backend whether L2 will be asked for, so it can skip
+	// run-only preparation.
+	CanRun bool
+}
+
+// Availability says what a backend can do on this machine.
+type Availability struct {
+	Build, Run bool
+	// Why names what is missing when Build or Run is false.
+	Why string
+}
+
+// Backend builds (and runs) cases of the targets that name it.
+type Backend interface {
+	// Name is the backend's registry name.
+	Name() string
+	// Available checks this machine for the tools the target needs.
+	Available(t platform.Target) Availability
+	// Build stages and compiles; on success the Artifact runs L2.
+	Build(ctx context.Context, req Request) (result.LayerResult, eval.Artifact)
+}
+
+// Options configure the dispatcher.
+type Options struct {
+	BuildTimeout, RunTimeout time.Duration
+	// RequireBuild and RequireRun turn a missing toolchain into an error
+	// (layer status error) instead of a skip: CI images use them so that a
+	// broken image cannot pass silently.
+	RequireBuild, RequireRun bool
+}
+
+// Dispatcher implements eval.Toolchain over a registry and a set of backends.
+type Dispatcher struct {
+	reg      *platform.Registry
+	backends map[string]Backend
+	opts     Options
+}
+
+// New returns a dispatcher. Backends are keyed by their Name.
+func New(reg *platform.Registry, opts Options, backends ...Backend) *Dispatcher {
+	if opts.BuildTimeout <= 0 {
+		opts.BuildTimeout = DefaultBuildTimeout
+	}
+	if opts.RunTimeout <= 0 {
+		opts.RunTimeout = DefaultRunTimeout
+	}
+	m := map[string]Backend{}
+	for _, b := range backends {
+		m[b.Name()] = b
+	}
+	return &Dispatcher{reg: reg, backends: m, opts: opts}
+}
+
+var _ eval.Toolchain = (*Dispatcher)(nil)
+
+// Plan is what the dispatcher would do for a case, for doctor and reports.
+type Plan struct {
+	Target  platform.Target
+	Board   string
+	Backend Backend
+	Avail   Availability
+	// Skip is set when L1 cannot run at all; it says why.
+	Skip string
+	// RunSkip is set when L2 cannot run; it says why.
+	RunSkip string
+}
+
+// PlanFor resolves a case.
+func (d *Dispatcher) PlanFor(c *cases.Case) Plan {
+	t, ok := d.reg.Resolve(c)
+	if !ok {
+		return Plan{Skip: fmt.Sprintf("no platform target matches sdk %s, platform %s", c.Meta.SDK, c.Meta.Platform)}
+	}
+	p := Plan{Target: t, Board: t.Board(c)}
+	if !t.CanBuild() {
+		p.Skip = fmt.Sprintf("platform cannot build: target %s has no L1 (%s answers are checked statically only)", t.Name, platform.OutputKind(c))
+		return p
+	}
+	b, ok := d.backends[t.Backend]
+	if !ok {
+		p.Skip = fmt.Sprintf("toolchain unavailable: backend %q is not part of this build", t.Backend)
+		return p
+	}
+	p.Backend = b
+	p.Avail = b.Available(t)
+	if !p.Avail.Build {
+		p.Skip = "toolchain unavailable: " + p.Avail.Why
+		return p
+	}
+	switch {
+	case !t.CanRun(p.Board):
+		p.RunSkip = fmt.Sprintf("platform cannot run: board %s is not runnable by target %s", p.Board, t.Name)
+	case !p.Avail.Run:
+		p.RunSkip = "toolchain unavailable: " + p.Avail.Why
+	}
+	return p
+}
+
+// Build implements eval.Toolchain.
+func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (result.LayerResult, eval.Artifact) {
+	p := d.PlanFor(c)
+	if p.Skip != "" {
+		// A target without L1 by design (udev rules) is not a missing
+		// toolchain; anything else is, when L1 is required.
+		if d.opts.RequireBuild && (p.Target.Name == "" || p.Target.CanBuild()) {
+			return errorLayer("L1 is required (--require-layers) but " + p.Skip), nil
+		}
+		return result.LayerResult{Status: result.StatusSkipped, Reason: p.Skip}, nil
+	}
+	lr, art := p.Backend.Build(ctx, Request{Case: c, Code: code, Target: p.Target, Board: p.Board,
+		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == ""})
+	if art == nil {
+		return lr, nil
+	}
+	if p.RunSkip != "" {
+		if d.opts.RequireRun && p.Target.CanRun(p.Board) {
+			return lr, skipRun{Artifact: art, lr: errorLayer("L2 is required (--require-layers) but " + p.RunSkip)}
+		}
+		return lr, skipRun{Artifact: art, lr: result.LayerResult{Status: result.StatusSkipped, Reason: p.RunSkip}}
+	}
+	return lr, art
+}
+
+// skipRun keeps a build's cleanup but answers L2 with a fixed outcome.
+type skipRun struct {
+	eval.Artifact
+	lr result.LayerResult
+}
+
+func (s skipRun) Run(context.Context) result.LayerResult { return s.lr }
+
+func errorLayer(msg string) result.LayerResult {
+	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
+}
+
+// ExpectedOutput reads checks/expected_output.txt: its non-empty lines, each
+// a keyword the run's output must contain. A case without the file has none.
+func ExpectedOutput(c *cases.Case) ([]string, error) {
+	if c.ExpectedOutputPath == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(c.ExpectedOutputPath)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.ExpectedOutputPath, err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// crashMarkers are output lines that mean the program faulted, whatever the
+// expected lines say.
+func crashMarkers() []string {
+	return []string{
+		">>> ZEPHYR FATAL ERROR", "Segmentation fault", "Kernel panic", "HardFault", "Hard fault",
+		"AddressSanitizer", "Guru Meditation Error", "*** stack smashing detected ***", "Aborted (core dumped)",
+		"qemu: fatal", "Assertion failed",
+	}
+}
+
+// RunOutcome is what a run left for judging.
+type RunOutcome struct {
+	Output []byte
+	// ExitCode is the program's exit code when it ended by itself.
+	ExitCode int
+	// Exited is true when the program ended before the run timeout.
+	Exited bool
+	// Signal names a signal that killed it (not our timeout).
+	Signal string
+}
+
+// JudgeRun is the seeds' L2 verdict: the run is stopped at its timeout (normal
+// for firmware), each expected line must appear in the output, and a crash, a
+// fault, a non-zero exit or a fatal signal fails the layer. Two check records
+// are returned: runtime_no_crash and runtime_expected_output.
+func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
+	text := string(out.Output)
+	crash := ""
+	for _, m := range crashMarkers() {
+		if strings.Contains(text, m) {
+			crash = fmt.Sprintf("output contains %q", m)
+			break
+		}
+	}
+	switch {
+	case crash != "":
+	case out.Signal != "":
+		crash = "killed by signal " + out.Signal
+	case out.Exited && out.ExitCode != 0:
+		crash = fmt.Sprintf("exited with status %d", out.ExitCode)
+	}
+	var missing []string
+	for _, e := range expected {
+		if !strings.Contains(text, e) {
+			missing = append(missing, e)
+		}
+	}
+	noCrash := crash == ""
+	actualCrash := "no crash"
+	if !noCrash {
+		actualCrash = crash
+	}
+	details := []result.CheckDetail{{
+		CheckName: "runtime_no_crash", Passed: noCrash, Expected: result.Ptr("runs without a fault, a fatal signal or a non-zero exit"),
+		Actual: result.Ptr(actualCrash), CheckType: "runtime", Weight: 1,
+	}}
+	if len(expected) > 0 {
+		actual := "all present"
+		if len(missing) > 0 {
+			actual = "missing: " + strings.Join(missing, " | ")
+		}
+		details = append(details, result.CheckDetail{
+			CheckName: "runtime_expected_output", Passed: len(missing) == 0, Expected: result.Ptr(strings.Join(expected, " | ")),
+			Actual: result.Ptr(actual), CheckType: "runtime", Weight: 1,
+		})
+	}
+	lr := result.LayerResult{Status: result.StatusPassed, Details: details}
+	if !noCrash || len(missing) > 0 {
+		lr.Status = result.StatusFailed
+		var why []string
+		if !noCrash {
+			why = append(why, crash)
+		}
+		if len(missing) > 0 {
+			why = append(why, "expected output missing: "+strings.Join(missing, " | "))
+		}
+		lr.Reason = strings.Join(why, "; ")
+	}
+	return lr
+}

@@ -1,0 +1,155 @@
+package toolchain
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+)
+
+type fakeBackend struct {
+	name  string
+	avail Availability
+	reqs  []Request
+}
+
+func (f *fakeBackend) Name() string                           { return f.name }
+func (f *fakeBackend) Available(platform.Target) Availability { return f.avail }
+func (f *fakeBackend) Build(_ context.Context, req Request) (result.LayerResult, eval.Artifact) {
+	f.reqs = append(f.reqs, req)
+	return result.LayerResult{Status: result.StatusPassed}, fakeArtifact{}
+}
+
+type fakeArtifact struct{}
+
+func (fakeArtifact) Run(context.Context) result.LayerResult {
+	return result.LayerResult{Status: result.StatusPassed, Reason: "ran"}
+}
+func (fakeArtifact) Close() error { return nil }
+
+func zephyrCase(board string) *cases.Case {
+	return &cases.Case{Meta: cases.Metadata{ID: "gpio-basic-001", SDK: "zephyr", Platform: "native_sim", Category: "gpio-basic", BuildBoard: board}, ReferencePath: "reference/main.c"}
+}
+
+func TestDispatch(t *testing.T) {
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	z := &fakeBackend{name: "zephyr", avail: Availability{Build: true, Run: true}}
+	d := New(reg, Options{}, z)
+
+	lr, art := d.Build(context.Background(), zephyrCase(""), "int main(void){}")
+	require.Equal(t, result.StatusPassed, lr.Status)
+	require.Equal(t, "ran", art.Run(context.Background()).Reason)
+	require.Equal(t, "native_sim", z.reqs[0].Board)
+	require.Equal(t, DefaultRunTimeout, z.reqs[0].RunTimeout)
+	require.True(t, z.reqs[0].CanRun)
+
+	// A hardware board builds but does not run.
+	lr, art = d.Build(context.Background(), zephyrCase("nrf52840dk/nrf52840"), "x")
+	require.Equal(t, result.StatusPassed, lr.Status)
+	run := art.Run(context.Background())
+	require.Equal(t, result.StatusSkipped, run.Status)
+	require.Equal(t, "platform cannot run: board nrf52840dk/nrf52840 is not runnable by target zephyr", run.Reason)
+
+	// A backend whose tools are missing skips, or errors when required.
+	z.avail = Availability{Why: "west is not installed"}
+	lr, art = d.Build(context.Background(), zephyrCase(""), "x")
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	require.Equal(t, "toolchain unavailable: west is not installed", lr.Reason)
+	lr, _ = New(reg, Options{RequireBuild: true}, z).Build(context.Background(), zephyrCase(""), "x")
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "L1 is required (--require-layers) but toolchain unavailable: west is not installed", *lr.Error)
+
+	// Build available, run not: L2 skips, or errors when required.
+	z.avail = Availability{Build: true, Why: "qemu-system-arm is not installed"}
+	_, art = d.Build(context.Background(), zephyrCase(""), "x")
+	require.Equal(t, "toolchain unavailable: qemu-system-arm is not installed", art.Run(context.Background()).Reason)
+	_, art = New(reg, Options{RequireRun: true}, z).Build(context.Background(), zephyrCase(""), "x")
+	require.Equal(t, result.StatusError, art.Run(context.Background()).Status)
+
+	// A backend missing from the build.
+	lr, _ = d.Build(context.Background(), &cases.Case{Meta: cases.Metadata{SDK: "esp-idf", Platform: "esp_idf"}, ReferencePath: "reference/main.c"}, "x")
+	require.Equal(t, `toolchain unavailable: backend "esp-idf" is not part of this build`, lr.Reason)
+
+	// A target without L1 by design is skipped even when L1 is required.
+	udev := &cases.Case{Meta: cases.Metadata{SDK: "embedded-linux", Platform: "docker_only", Category: "linux-userspace"}, ReferencePath: "reference/99-x.rules"}
+	lr, _ = New(reg, Options{RequireBuild: true}, z).Build(context.Background(), udev, "x")
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	require.Equal(t, "platform cannot build: target linux-udev-rules has no L1 (udev answers are checked statically only)", lr.Reason)
+}
+
+func TestJudgeRun(t *testing.T) {
+	exp := []string{"button counter ready", "presses:"}
+	lr := JudgeRun(RunOutcome{Output: []byte("*** Booting Zephyr OS ***\nbutton counter ready\npresses: 1\n")}, exp)
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	require.Len(t, lr.Details, 2)
+
+	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\n")}, exp)
+	require.Equal(t, result.StatusFailed, lr.Status)
+	require.Equal(t, "expected output missing: presses:", lr.Reason)
+
+	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\npresses: 1\n>>> ZEPHYR FATAL ERROR 0: CPU exception on CPU 0\n")}, exp)
+	require.Equal(t, result.StatusFailed, lr.Status)
+	require.Equal(t, `output contains ">>> ZEPHYR FATAL ERROR"`, lr.Reason)
+
+	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\npresses: 1\n"), Exited: true, ExitCode: 3}, exp)
+	require.Equal(t, "exited with status 3", lr.Reason)
+	lr = JudgeRun(RunOutcome{Output: []byte("ok\n"), Signal: "segmentation fault"}, nil)
+	require.Equal(t, "killed by signal segmentation fault", lr.Reason)
+	lr = JudgeRun(RunOutcome{Output: []byte("anything"), Exited: true}, nil)
+	require.Equal(t, result.StatusPassed, lr.Status, "no expected lines: only crashes fail")
+	require.Len(t, lr.Details, 1)
+}
+
+func TestStageCopiesBuildFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	for rel, content := range map[string]string{
+		"metadata.yaml": "id: x\n", "prompt.md": "p", "reference/main.c": "ref", "checks/static.star": "s",
+		"context/notes.md": "c", "CMakeLists.txt": "cmake", "prj.conf": "CONFIG_GPIO=y\n", "boards/native_sim.overlay": "/ {};",
+	} {
+		p := filepath.Join(dir, rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	before, err := cases.ContentHash(dir)
+	require.NoError(t, err)
+	ws, err := Stage(Request{Case: &cases.Case{Entry: cases.Entry{Dir: dir}}, Code: "generated"}, "test", "src/main.c")
+	require.NoError(t, err)
+	var got []string
+	require.NoError(t, filepath.Walk(ws.Dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(ws.Dir, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return err
+	}))
+	require.ElementsMatch(t, []string{"CMakeLists.txt", "prj.conf", "boards/native_sim.overlay", "src/main.c"}, got)
+	code, err := os.ReadFile(filepath.Join(ws.Dir, "src", "main.c"))
+	require.NoError(t, err)
+	require.Equal(t, "generated", string(code))
+	require.NoError(t, ws.Close())
+	after, err := cases.ContentHash(dir)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the case directory is never written to")
+}
+
+func TestBuildOutcome(t *testing.T) {
+	to := 2 * time.Minute
+	require.Equal(t, result.StatusPassed, BuildOutcome("make", sandbox.Result{}, to).Status)
+	lr := BuildOutcome("make", sandbox.Result{ExitCode: 2, Output: []byte("main.c:3:1: error: expected ';' before '}' token\nmake: *** [Makefile:4: all] Error 1\n")}, to)
+	require.Equal(t, result.StatusFailed, lr.Status)
+	require.Equal(t, "make failed (exit 2):\nmain.c:3:1: error: expected ';' before '}' token\nmake: *** [Makefile:4: all] Error 1", lr.Reason)
+	lr = BuildOutcome("make", sandbox.Result{TimedOut: true, ExitCode: -1}, to)
+	require.Equal(t, result.StatusError, lr.Status, "our own timeout is not the model's failure")
+	require.Equal(t, "make: timed out after 2m0s", *lr.Error)
+}
