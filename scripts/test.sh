@@ -7,7 +7,13 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the suite exercises for real. Tests that need one of them
 # say so when it is missing (and fail instead when EMBEDEVAL_REQUIRE_TOOLCHAINS=1).
-packages=(device-tree-compiler)
+packages=(
+	make pkg-config cpp                                  # host builds
+	device-tree-compiler                                 # devicetree overlays (L1)
+	linux-headers-amd64                                  # kernel modules with kbuild (L1)
+	libgpiod-dev libsystemd-dev                          # Linux userspace cases (L1, L2)
+	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm  # bare-metal Cortex-M (L1, L2)
+)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -84,6 +84,7 @@ internal error.`,
 	root.AddCommand(
 		newValidateCommand(),
 		newRunCommand(),
+		newDoctorCommand(),
 		newListCommand(),
 		newCategoriesCommand(),
 		NewShardCommand(),

@@ -20,6 +20,7 @@ var runIDUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func newRunCommand() *cobra.Command {
 	var corpus corpusFlags
+	var tc toolchainFlags
 	var model, layers, outputDir, runID string
 	var samples, jobs int
 	var limits checks.Limits
@@ -46,6 +47,10 @@ when some results are errors (case or infrastructure), 2 on bad flags.`,
 			if err != nil {
 				return usageError(err)
 			}
+			d, err := tc.dispatcher()
+			if err != nil {
+				return err
+			}
 			sel, _, err := loadSelected(cmd, &corpus)
 			if err != nil {
 				return err
@@ -58,7 +63,7 @@ when some results are errors (case or infrastructure), 2 on bad flags.`,
 			}
 			out := cmd.OutOrStdout()
 			results, err := runner.Run(cmd.Context(), runner.Options{
-				Cases: sel, Model: m, Samples: samples, Layers: set, Jobs: jobs, Limits: limits,
+				Cases: sel, Model: m, Samples: samples, Layers: set, Jobs: jobs, Limits: limits, Toolchain: d,
 				OnResult: func(r result.EvalResult) { fmt.Fprintln(out, resultLine(r)) },
 			})
 			if err != nil {
@@ -91,6 +96,7 @@ when some results are errors (case or infrastructure), 2 on bad flags.`,
 		},
 	}
 	corpus.register(cmd)
+	tc.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&model, "model", "reference", "model spec: reference or mock")
 	fl.IntVar(&samples, "samples", 1, "attempts per case (for pass@k)")

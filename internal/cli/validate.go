@@ -10,6 +10,7 @@ import (
 
 func newValidateCommand() *cobra.Command {
 	var corpus corpusFlags
+	var tc toolchainFlags
 	var layers string
 	var asJSON, verbose bool
 	var jobs int
@@ -39,9 +40,13 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			if err != nil {
 				return usageError(err)
 			}
+			d, err := tc.dispatcher()
+			if err != nil {
+				return err
+			}
 			rep, err := validate.Run(cmd.Context(), validate.Options{
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
-				Layers: set, Jobs: jobs, Limits: limits,
+				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d,
 			})
 			if err != nil {
 				return err
@@ -61,6 +66,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 		},
 	}
 	corpus.register(cmd)
+	tc.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
 	fl.BoolVar(&asJSON, "json", false, "write the report as JSON")

@@ -269,3 +269,42 @@ func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
 	}
 	return lr
 }
+
+// TargetStatus says what this machine can do for one registry target.
+type TargetStatus struct {
+	Target   string `json:"target"`
+	Backend  string `json:"backend"`
+	Image    string `json:"image"`
+	CanBuild bool   `json:"can_build"`
+	CanRun   bool   `json:"can_run"`
+	// Why explains every "no".
+	Why string `json:"why,omitempty"`
+}
+
+// Doctor reports, for every target of the registry in order, whether this
+// machine can build and run it, and why not.
+func (d *Dispatcher) Doctor() []TargetStatus {
+	var out []TargetStatus
+	for _, t := range d.reg.Targets {
+		st := TargetStatus{Target: t.Name, Backend: t.Backend, Image: t.Image}
+		b, ok := d.backends[t.Backend]
+		switch {
+		case !t.CanBuild():
+			st.Why = "no L1 for this target (checked statically only)"
+		case !ok:
+			st.Why = fmt.Sprintf("backend %q is not part of this build", t.Backend)
+		default:
+			av := b.Available(t)
+			st.CanBuild = av.Build
+			st.CanRun = av.Build && av.Run && len(t.RunBoards) > 0
+			switch {
+			case !av.Build || (!av.Run && len(t.RunBoards) > 0):
+				st.Why = av.Why
+			case len(t.RunBoards) == 0:
+				st.Why = "L1 only: no runnable board for this target"
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}

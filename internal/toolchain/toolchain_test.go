@@ -153,3 +153,18 @@ func TestBuildOutcome(t *testing.T) {
 	require.Equal(t, result.StatusError, lr.Status, "our own timeout is not the model's failure")
 	require.Equal(t, "make: timed out after 2m0s", *lr.Error)
 }
+
+func TestDoctor(t *testing.T) {
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	z := &fakeBackend{name: "zephyr", avail: Availability{Build: true, Why: "qemu-system-x86_64 is not installed"}}
+	rows := New(reg, Options{}, z).Doctor()
+	require.Len(t, rows, len(reg.Targets))
+	byName := map[string]TargetStatus{}
+	for _, r := range rows {
+		byName[r.Target] = r
+	}
+	require.Equal(t, TargetStatus{Target: "zephyr", Backend: "zephyr", Image: "ghcr.io/zephyrproject-rtos/ci:v0.28.4", CanBuild: true, Why: "qemu-system-x86_64 is not installed"}, byName["zephyr"])
+	require.Equal(t, `backend "esp-idf" is not part of this build`, byName["esp-idf"].Why)
+	require.Equal(t, "no L1 for this target (checked statically only)", byName["linux-udev-rules"].Why)
+}
