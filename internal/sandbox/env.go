@@ -9,7 +9,7 @@ import (
 // baseVariables are passed through from the caller's environment when set:
 // what compilers, make and the SDKs need to find themselves, and nothing else.
 func baseVariables() []string {
-	return []string{"PATH", "LANG", "LC_ALL", "TZ", "SOURCE_DATE_EPOCH"}
+	return []string{"PATH", "TZ", "SOURCE_DATE_EPOCH"}
 }
 
 // secretMarkers are substrings of variable names that are never passed, even
@@ -41,7 +41,7 @@ func IsSecretName(name string) bool {
 }
 
 // Env builds the environment of an untrusted process: the allowlisted base
-// variables taken from this process (PATH, locale, time zone), HOME and TMPDIR
+// variables taken from this process (PATH, time zone), the C locale, HOME and TMPDIR
 // pointing into the workspace dir, the names in passThrough copied from this
 // process when set (e.g. ZEPHYR_BASE, IDF_PATH), and the explicit set values
 // ("KEY=value"). Names that look like credentials are dropped from both, so a
@@ -59,9 +59,9 @@ func Env(workspace string, passThrough []string, set ...string) []string {
 	if vars["PATH"] == "" {
 		vars["PATH"] = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	}
-	if vars["LANG"] == "" {
-		vars["LANG"] = "C.UTF-8"
-	}
+	// One locale everywhere: compiler messages (quotes, translations) read the
+	// same on every machine, so logs and feedback prompts are reproducible.
+	vars["LANG"], vars["LC_ALL"] = "C", "C"
 	vars["HOME"] = workspace
 	vars["TMPDIR"] = workspace
 	vars["TERM"] = "dumb"

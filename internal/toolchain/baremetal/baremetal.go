@@ -1,0 +1,249 @@
+// Package baremetal is the L1/L2 backend of the baremetal-cortex-m target:
+// it builds a bare-metal Cortex-M application with arm-none-eabi-gcc and
+// newlib (rdimon semihosting) through the case's own Makefile, and runs the
+// ELF under qemu-system-arm with semihosting, so that the firmware's printf
+// reaches the run log and its exit() ends QEMU with the firmware's status.
+//
+// Conventions: the code under test is staged at src/main.c next to the case's
+// build files (Makefile, startup code, linker script); `make CROSS=<prefix>`
+// must produce app.elf at the workspace root. L2 runs
+//
+//	qemu-system-arm -M <board> -nographic -semihosting-config enable=on,target=native -kernel app.elf
+//
+// in the workspace, with the request's run timeout. Reaching the timeout is
+// normal for firmware; an exit through semihosting with status 0 passes, a
+// non-zero status fails, and so does a fault marker such as "HardFault" in
+// the output (see toolchain.JudgeRun).
+//
+// Semihosting gives the firmware the host file calls of QEMU (open, read,
+// write) with the permissions of this process; the process runs in the
+// workspace with an allowlisted environment, but like every run of model
+// output it belongs in a job that holds no credentials.
+//
+// It owns nothing outside its workspaces and never writes to the case
+// directory.
+package baremetal
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+// Name is the backend's registry name.
+const Name = "baremetal"
+
+// CodePath is where the code under test is staged in the workspace.
+const CodePath = "src/main.c"
+
+// Image is the file the case's Makefile must produce.
+const Image = "app.elf"
+
+// DefaultBoard is the QEMU machine used when the request names none.
+const DefaultBoard = "mps2-an385"
+
+// DefaultCross is the toolchain prefix passed to make as CROSS.
+const DefaultCross = "arm-none-eabi-"
+
+// Option configures a Backend.
+type Option func(*Backend)
+
+// WithPath sets the PATH in which the tools are looked up and which the
+// build and the run get (tests put stand-ins first); empty means the PATH
+// of this process.
+func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
+
+// WithCross sets the cross-compiler prefix (make's CROSS variable).
+func WithCross(prefix string) Option { return func(b *Backend) { b.cross = prefix } }
+
+// Backend builds and runs bare-metal Cortex-M firmware. It holds only
+// configuration and is safe for concurrent use.
+type Backend struct {
+	path  string
+	cross string
+}
+
+// New returns the backend with the Debian toolchain names.
+func New(opts ...Option) *Backend {
+	b := &Backend{cross: DefaultCross}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+var _ toolchain.Backend = (*Backend)(nil)
+
+// Name implements toolchain.Backend.
+func (b *Backend) Name() string { return Name }
+
+// Available implements toolchain.Backend: the build needs make and the cross
+// compiler with newlib's rdimon specs; the run needs qemu-system-arm.
+func (b *Backend) Available(platform.Target) Availability {
+	var why []string
+	build := true
+	if _, err := b.lookPath("make"); err != nil {
+		build = false
+		why = append(why, "make is not installed (Debian package make)")
+	}
+	gcc, err := b.lookPath(b.cross + "gcc")
+	if err != nil {
+		build = false
+		why = append(why, b.cross+"gcc is not installed (Debian package gcc-arm-none-eabi)")
+	} else if !hasRdimon(gcc) {
+		build = false
+		why = append(why, "newlib's rdimon.specs is not installed next to "+gcc+" (Debian package libnewlib-arm-none-eabi)")
+	}
+	run := true
+	if _, err := b.lookPath("qemu-system-arm"); err != nil {
+		run = false
+		why = append(why, "qemu-system-arm is not installed (Debian package qemu-system-arm)")
+	}
+	return Availability{Build: build, Run: build && run, Why: strings.Join(why, "; ")}
+}
+
+// Availability is toolchain.Availability, named here for brevity.
+type Availability = toolchain.Availability
+
+// hasRdimon looks for newlib's rdimon.specs where Debian and the Arm GNU
+// toolchain install it, relative to the compiler.
+func hasRdimon(gcc string) bool {
+	if real, err := filepath.EvalSymlinks(gcc); err == nil {
+		gcc = real
+	}
+	prefix := filepath.Dir(filepath.Dir(gcc))
+	for _, p := range []string{
+		filepath.Join(prefix, "lib", "arm-none-eabi", "newlib", "rdimon.specs"),
+		filepath.Join(prefix, "arm-none-eabi", "lib", "rdimon.specs"),
+		filepath.Join(prefix, "lib", "arm-none-eabi", "lib", "rdimon.specs"),
+	} {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// lookPath resolves a command in the configured PATH.
+func (b *Backend) lookPath(name string) (string, error) {
+	if b.path == "" {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(b.path) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+// env is the allowlisted environment of the build and the run.
+func (b *Backend) env(dir string) []string {
+	var set []string
+	if b.path != "" {
+		set = append(set, "PATH="+b.path)
+	}
+	return sandbox.Env(dir, nil, set...)
+}
+
+// Build implements toolchain.Backend: it stages the case with the code at
+// src/main.c and runs `make CROSS=<prefix>`.
+func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
+	if _, err := os.Stat(filepath.Join(req.Case.Dir, "Makefile")); err != nil {
+		return errorLayer(fmt.Sprintf("case %s has no Makefile: a baremetal case must ship the Makefile that builds %s", req.Case.Dir, Image)), nil
+	}
+	ws, err := toolchain.Stage(req, "baremetal", CodePath)
+	if err != nil {
+		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+	}
+	args := []string{"make", "CROSS=" + b.cross}
+	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: b.env(ws.Dir), Timeout: req.BuildTimeout})
+	if err != nil {
+		_ = ws.Close()
+		return toolchain.StartError("make", err), nil
+	}
+	lr := toolchain.BuildOutcome("make", res, req.BuildTimeout)
+	if lr.Status == result.StatusPassed {
+		if _, err := os.Stat(filepath.Join(ws.Dir, Image)); err != nil {
+			// The case's Makefile, not the code, broke the convention.
+			lr = errorLayer(fmt.Sprintf("make succeeded but did not produce %s (the case's Makefile must build it)", Image))
+		}
+	}
+	if lr.Status != result.StatusPassed {
+		_ = ws.Close()
+		return lr, nil
+	}
+	board := req.Board
+	if board == "" {
+		board = DefaultBoard
+	}
+	expected, err := toolchain.ExpectedOutput(req.Case)
+	if err != nil {
+		_ = ws.Close()
+		return errorLayer(err.Error()), nil
+	}
+	return lr, &artifact{b: b, ws: ws, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, expected: expected}
+}
+
+// artifact is a built app.elf waiting to run under QEMU.
+type artifact struct {
+	b        *Backend
+	ws       *sandbox.Workspace
+	machine  string
+	timeout  time.Duration
+	expected []string
+}
+
+// Run executes the firmware under QEMU until it exits or the run timeout
+// stops it, and judges its output.
+func (a *artifact) Run(ctx context.Context) result.LayerResult {
+	args := []string{"qemu-system-arm", "-M", a.machine, "-nographic",
+		"-semihosting-config", "enable=on,target=native", "-kernel", Image}
+	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	if err != nil {
+		return toolchain.StartError("qemu-system-arm", err)
+	}
+	if res.Cancelled {
+		return errorLayer("qemu-system-arm: cancelled")
+	}
+	if qemuStartFailure(res) {
+		return errorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+	}
+	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
+	if out.Exited {
+		out.ExitCode, out.Signal = res.ExitCode, res.Signal
+	}
+	return toolchain.JudgeRun(out, a.expected)
+}
+
+// Close removes the workspace.
+func (a *artifact) Close() error { return a.ws.Close() }
+
+func errorLayer(msg string) result.LayerResult {
+	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
+}
+
+// qemuStartFailure reports whether a run that ended with a non-zero status
+// began with QEMU's own diagnostic ("qemu-system-arm: unsupported machine
+// type", "could not load kernel"): QEMU refused to start the firmware, which
+// is ours to fix, not the firmware's. (Firmware printing that very line
+// first could pass its crash off as an error; it would gain nothing but a
+// run left out of the score.)
+func qemuStartFailure(res sandbox.Result) bool {
+	if res.ExitCode == 0 || res.TimedOut || res.Signal != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(res.Output)), "\n")
+	return strings.HasPrefix(first, "qemu-system-arm: ")
+}

@@ -1,0 +1,185 @@
+package dtc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/testenv"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+const overlayCase = "../../../cases/zephyr/device-tree-001"
+
+func loadCase(t testing.TB, dir string) *cases.Case {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	require.NoError(t, err)
+	c, problems := cases.Load(cases.Entry{Dir: abs, Name: filepath.Base(abs), Bucket: filepath.Base(filepath.Dir(abs)), Layout: cases.LayoutSDK})
+	require.False(t, diag.HasErrors(problems), "%v", problems)
+	return c
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
+
+func requireTools(t testing.TB) {
+	t.Helper()
+	testenv.Tool(t, "cpp", "cpp", "overlays are preprocessed like Zephyr's devicetree sources")
+	testenv.Tool(t, "dtc", "device-tree-compiler", "overlays are compiled as devicetree plugins")
+}
+
+func request(c *cases.Case, code string) toolchain.Request {
+	return toolchain.Request{Case: c, Code: code, Board: "native_sim", BuildTimeout: time.Minute, RunTimeout: time.Second}
+}
+
+func TestAvailable(t *testing.T) {
+	a := New(WithPath(t.TempDir())).Available(platform.Target{})
+	require.False(t, a.Build)
+	require.False(t, a.Run)
+	require.Equal(t, "cpp is not installed (Debian package cpp); dtc is not installed (Debian package device-tree-compiler); no L2: a devicetree overlay is compiled, not run", a.Why)
+	requireTools(t)
+	a = New().Available(platform.Target{})
+	require.True(t, a.Build, a.Why)
+	require.False(t, a.Run)
+}
+
+func TestWrapper(t *testing.T) {
+	headers := "#include <zephyr/dt-bindings/gpio/gpio.h>\n#include <zephyr/dt-bindings/i2c/i2c.h>\n#include <zephyr/dt-bindings/pwm/pwm.h>\n" +
+		"#include <zephyr/dt-bindings/adc/adc.h>\n#include <zephyr/dt-bindings/input/input-event-codes.h>\n#include \"app.overlay\"\n"
+	require.Equal(t, "/dts-v1/;\n/plugin/;\n"+headers, Wrapper("&i2c0 { status = \"okay\"; };"))
+	require.Equal(t, headers, Wrapper("/dts-v1/;\n/plugin/;\n&i2c0 { };"))
+}
+
+func TestCompile(t *testing.T) {
+	requireTools(t)
+	c := loadCase(t, overlayCase)
+	before, err := cases.ContentHash(c.Dir)
+	require.NoError(t, err)
+	ref := readFile(t, c.ReferencePath)
+	require.Len(t, c.AcceptPaths, 1)
+	missingSemicolon := strings.Replace(ref, "reg = <0x1a>;", "reg = <0x1a>", 1)
+	sideways := strings.Replace(ref, "GPIO_ACTIVE_LOW", "GPIO_ACTIVE_SIDEWAYS", 1)
+	require.NotEqual(t, ref, missingSemicolon)
+	require.NotEqual(t, ref, sideways)
+	tests := []struct {
+		name   string
+		code   string
+		status result.Status
+		reason string // the exact reason of a failure
+		err    string // a substring of the error of an error
+	}{
+		{name: "reference", code: ref, status: result.StatusPassed},
+		{name: "accepted variant", code: readFile(t, c.AcceptPaths[0]), status: result.StatusPassed},
+		{name: "dt-bindings spelling, pwm and i2c macros", code: readFile(t, "testdata/overlays/dt_bindings_include.overlay"), status: result.StatusPassed},
+		{name: "full dts with its own header", code: "/dts-v1/;\n/ {\n\tmodel = \"x\";\n};\n", status: result.StatusPassed},
+		{
+			name: "missing semicolon", code: missingSemicolon, status: result.StatusFailed,
+			reason: "dtc failed (exit 1):\nFATAL ERROR: Unable to parse input tree\n...\nError: app.overlay:11.3-4 syntax error",
+		},
+		{
+			name: "unknown macro", code: sideways, status: result.StatusFailed,
+			reason: "dtc failed (exit 1):\nFATAL ERROR: Unable to parse input tree\n...\nError: app.overlay:11.25-26 syntax error\nundefined macro(s) left in cell lists: GPIO_ACTIVE_SIDEWAYS",
+		},
+		{
+			name: "duplicate label", code: readFile(t, "testdata/overlays/duplicate_label.overlay"), status: result.StatusFailed,
+			reason: "dtc failed (exit 2):\napp.overlay:5.18-7.4: ERROR (duplicate_label): /fragment@0/__overlay__/temp@19: Duplicate label 'sensor' on /fragment@0/__overlay__/temp@19 and /fragment@0/__overlay__/temp@18\n...\nERROR: Input tree has errors, aborting (use -f to force output)",
+		},
+		{
+			name: "header outside the shipped subset", code: readFile(t, "testdata/overlays/unknown_header.overlay"), status: result.StatusError,
+			err: "cpp: zephyr/dt-bindings/sensor/no-such-sensor.h is not among the binding headers this backend ships",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lr, art := New().Build(context.Background(), request(c, tt.code))
+			require.Equal(t, tt.status, lr.Status, "%s %v", lr.Reason, lr.Error)
+			if tt.status != result.StatusPassed {
+				require.Nil(t, art)
+				if tt.reason != "" {
+					require.Equal(t, tt.reason, lr.Reason)
+				}
+				if tt.err != "" {
+					require.Contains(t, *lr.Error, tt.err)
+				}
+				return
+			}
+			dir := art.(*artifact).ws.Dir
+			out, err := os.ReadFile(filepath.Join(dir, OutputPath))
+			require.NoError(t, err)
+			require.Equal(t, []byte{0xd0, 0x0d, 0xfe, 0xed}, out[:4], "a flattened devicetree blob")
+			require.Equal(t, result.StatusSkipped, art.Run(context.Background()).Status)
+			require.NoError(t, art.Close())
+			require.NoDirExists(t, dir)
+		})
+	}
+	after, err := cases.ContentHash(c.Dir)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the case directory was written to")
+}
+
+func TestFixupsForUnresolvedReferences(t *testing.T) {
+	requireTools(t)
+	c := loadCase(t, overlayCase)
+	lr, art := New().Build(context.Background(), request(c, readFile(t, c.ReferencePath)))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	defer func() { require.NoError(t, art.Close()) }()
+	out, err := os.ReadFile(filepath.Join(art.(*artifact).ws.Dir, OutputPath))
+	require.NoError(t, err)
+	// &i2c0 and &gpio0 are not defined by the overlay: dtc records them as
+	// fixups (paths in the blob's __fixups__ node) instead of failing.
+	require.Contains(t, string(out), "/fragment@0:target:0")
+	require.Contains(t, string(out), "/fragment@0/__overlay__/temperature-sensor@1a:int-gpios:0")
+}
+
+func TestBareIdentifiers(t *testing.T) {
+	pre := "# 1 \"app.overlay\"\n\tint-gpios = <&gpio0 5 GPIO_ACTIVE_SIDEWAYS>;\n\treg = <0x1a 1u (1 << 2)>;\n\tx = <A B &c>, <D>;\n"
+	require.Equal(t, []string{"GPIO_ACTIVE_SIDEWAYS", "A", "B", "D"}, bareIdentifiers(pre))
+	require.Empty(t, bareIdentifiers("reg = <0x1a>;\n"))
+}
+
+func TestInfrastructureErrors(t *testing.T) {
+	c := loadCase(t, overlayCase)
+	lr, art := New(WithPath(t.TempDir())).Build(context.Background(), request(c, "&i2c0 { };"))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Contains(t, *lr.Error, "cpp: sandbox: cpp: command not found")
+
+	requireTools(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lr, art = New().Build(ctx, request(c, "&i2c0 { };"))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "cpp: cancelled", *lr.Error)
+}
+
+// BenchmarkDeviceTree001 reports the time of one overlay compile of the
+// bundled reference (stage, cpp, dtc, remove).
+func BenchmarkDeviceTree001(b *testing.B) {
+	requireTools(b)
+	c := loadCase(b, overlayCase)
+	req := request(c, readFile(b, c.ReferencePath))
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			lr, art := New().Build(context.Background(), req)
+			if lr.Status != result.StatusPassed {
+				b.Fatal(lr.Reason)
+			}
+			_ = art.Close()
+		}
+	})
+}

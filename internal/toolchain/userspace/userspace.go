@@ -1,0 +1,235 @@
+// Package userspace is the L1/L2 backend of the linux-userspace target: it
+// builds a Linux userspace C program on the host with gcc (and pkg-config
+// for the libraries a case names), and runs it in the sandbox.
+//
+// Conventions: the code under test is staged at src/main.c next to the
+// case's build files. Then, in order:
+//
+//   - a case with a Makefile is built with `make CC=gcc PKG_CONFIG=pkg-config`;
+//     the Makefile must produce ./app;
+//   - otherwise the case's pkg-config.txt (optional) lists pkg-config package
+//     names, separated by white space or new lines, with # starting a
+//     comment; the build is `pkg-config --cflags --libs <packages>` (only
+//     when there are packages) followed by
+//     `gcc -O2 -Wall -o app src/main.c <pkg-config output>`.
+//
+// A package the machine lacks is an error of the environment, not a failure
+// of the code. L2 runs ./app in the workspace with the run timeout, no
+// input and the allowlisted environment (no secrets); a program that exits
+// 0 by itself or is stopped at the timeout is judged by its output
+// (toolchain.JudgeRun), a non-zero exit or a fatal signal fails.
+//
+// The package owns nothing outside its workspaces and never writes to the
+// case directory.
+package userspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+// Name is the backend's registry name.
+const Name = "userspace"
+
+// Workspace and case file names of the convention.
+const (
+	// CodePath is where the code under test is staged.
+	CodePath = "src/main.c"
+	// Program is the executable the build must produce.
+	Program = "app"
+	// PackagesFile lists the pkg-config packages of a case without a Makefile.
+	PackagesFile = "pkg-config.txt"
+)
+
+// Option configures a Backend.
+type Option func(*Backend)
+
+// WithPath sets the PATH in which gcc, make and pkg-config are looked up
+// and which the build and the program get; empty means this process's PATH.
+func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
+
+// Backend builds and runs Linux userspace programs. It holds only
+// configuration and is safe for concurrent use.
+type Backend struct {
+	path string
+}
+
+// New returns the backend.
+func New(opts ...Option) *Backend {
+	b := &Backend{}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+var _ toolchain.Backend = (*Backend)(nil)
+
+// Name implements toolchain.Backend.
+func (b *Backend) Name() string { return Name }
+
+// Available implements toolchain.Backend: gcc, make and pkg-config build;
+// the program runs on this host, so Run follows Build.
+func (b *Backend) Available(platform.Target) toolchain.Availability {
+	var why []string
+	for _, tool := range [][2]string{{"gcc", "gcc"}, {"make", "make"}, {"pkg-config", "pkg-config"}} {
+		if _, err := b.lookPath(tool[0]); err != nil {
+			why = append(why, fmt.Sprintf("%s is not installed (Debian package %s)", tool[0], tool[1]))
+		}
+	}
+	ok := len(why) == 0
+	return toolchain.Availability{Build: ok, Run: ok, Why: strings.Join(why, "; ")}
+}
+
+// lookPath resolves a command in the configured PATH.
+func (b *Backend) lookPath(name string) (string, error) {
+	if b.path == "" {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(b.path) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+// env is the allowlisted environment of the build and the program.
+func (b *Backend) env(dir string) []string {
+	if b.path != "" {
+		return sandbox.Env(dir, nil, "PATH="+b.path)
+	}
+	return sandbox.Env(dir, nil)
+}
+
+// Packages reads a case's pkg-config.txt: the package names in order, or
+// none when the file does not exist.
+func Packages(caseDir string) ([]string, error) {
+	p := filepath.Join(caseDir, PackagesFile)
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		out = append(out, strings.Fields(line)...)
+	}
+	return out, nil
+}
+
+// Build implements toolchain.Backend.
+func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
+	ws, err := toolchain.Stage(req, "userspace", CodePath)
+	if err != nil {
+		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+	}
+	lr := b.build(ctx, ws, req)
+	if lr.Status == result.StatusPassed {
+		if st, err := os.Stat(filepath.Join(ws.Dir, Program)); err != nil || st.Mode()&0o111 == 0 {
+			lr = errorLayer(fmt.Sprintf("the build succeeded but produced no executable ./%s (the case's Makefile must build it)", Program))
+		}
+	}
+	if lr.Status != result.StatusPassed {
+		_ = ws.Close()
+		return lr, nil
+	}
+	expected, err := toolchain.ExpectedOutput(req.Case)
+	if err != nil {
+		_ = ws.Close()
+		return errorLayer(err.Error()), nil
+	}
+	return lr, &artifact{b: b, ws: ws, timeout: req.RunTimeout, expected: expected}
+}
+
+func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchain.Request) result.LayerResult {
+	env := b.env(ws.Dir)
+	run := func(step string, args []string) (sandbox.Result, *result.LayerResult) {
+		res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+		if err != nil {
+			lr := toolchain.StartError(step, err)
+			return res, &lr
+		}
+		return res, nil
+	}
+	if _, err := os.Stat(filepath.Join(req.Case.Dir, "Makefile")); err == nil {
+		res, fail := run("make", []string{"make", "CC=gcc", "PKG_CONFIG=pkg-config"})
+		if fail != nil {
+			return *fail
+		}
+		return toolchain.BuildOutcome("make", res, req.BuildTimeout)
+	}
+	pkgs, err := Packages(req.Case.Dir)
+	if err != nil {
+		return errorLayer(err.Error())
+	}
+	var flags []string
+	if len(pkgs) > 0 {
+		res, fail := run("pkg-config", append([]string{"pkg-config", "--cflags", "--libs"}, pkgs...))
+		if fail != nil {
+			return *fail
+		}
+		if lr := toolchain.BuildOutcome("pkg-config", res, req.BuildTimeout); lr.Status != result.StatusPassed {
+			if lr.Status == result.StatusFailed {
+				// The packages come from the case, not from the code: a
+				// missing one is this machine's problem.
+				return errorLayer(fmt.Sprintf("pkg-config cannot resolve the case's packages (%s): %s", strings.Join(pkgs, " "), strings.TrimSpace(string(res.Output))))
+			}
+			return lr
+		}
+		flags = strings.Fields(string(res.Output))
+	}
+	args := append([]string{"gcc", "-O2", "-Wall", "-o", Program, CodePath}, flags...)
+	res, fail := run("gcc", args)
+	if fail != nil {
+		return *fail
+	}
+	return toolchain.BuildOutcome("gcc", res, req.BuildTimeout)
+}
+
+// artifact is a built program waiting to run.
+type artifact struct {
+	b        *Backend
+	ws       *sandbox.Workspace
+	timeout  time.Duration
+	expected []string
+}
+
+// Run executes ./app until it exits or the run timeout stops it (its whole
+// process group), and judges its output.
+func (a *artifact) Run(ctx context.Context) result.LayerResult {
+	res, err := sandbox.Run(ctx, sandbox.Spec{Args: []string{"./" + Program}, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	if err != nil {
+		return toolchain.StartError("./"+Program, err)
+	}
+	if res.Cancelled {
+		return errorLayer("./" + Program + ": cancelled")
+	}
+	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
+	if out.Exited {
+		out.ExitCode, out.Signal = res.ExitCode, res.Signal
+	}
+	return toolchain.JudgeRun(out, a.expected)
+}
+
+// Close removes the workspace.
+func (a *artifact) Close() error { return a.ws.Close() }
+
+func errorLayer(msg string) result.LayerResult {
+	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
+}

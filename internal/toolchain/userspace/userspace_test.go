@@ -1,0 +1,275 @@
+package userspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/testenv"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+// fixture returns a case built from a directory under testdata/cases: its
+// build files, reference and expected output, as cases.Load would fill them.
+func fixture(t testing.TB, name string) *cases.Case {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "cases", name))
+	require.NoError(t, err)
+	c := &cases.Case{Entry: cases.Entry{Dir: dir, Name: name}, ReferencePath: filepath.Join(dir, "reference", "main.c")}
+	if p := filepath.Join(dir, "checks", "expected_output.txt"); fileExists(p) {
+		c.ExpectedOutputPath = p
+	}
+	return c
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
+
+func requireTools(t testing.TB, pkgs ...string) {
+	t.Helper()
+	testenv.Tool(t, "gcc", "gcc", "userspace programs are compiled on the host")
+	testenv.Tool(t, "make", "make", "cases with a Makefile build through make")
+	pc := testenv.Tool(t, "pkg-config", "pkg-config", "cases name their libraries as pkg-config packages")
+	for _, p := range pkgs {
+		if err := runCheck(pc, "--exists", p); err != nil {
+			msg := "pkg-config package " + p + " is not installed (Debian package " + p + "-dev); the fixture links it"
+			if os.Getenv(testenv.RequireEnv) == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+}
+
+// runCheck runs a command for the test's own checks (not untrusted code).
+func runCheck(name string, args ...string) error {
+	p, err := os.StartProcess(name, append([]string{name}, args...), &os.ProcAttr{Files: []*os.File{nil, nil, nil}})
+	if err != nil {
+		return err
+	}
+	st, err := p.Wait()
+	if err != nil {
+		return err
+	}
+	if !st.Success() {
+		return errors.New(st.String())
+	}
+	return nil
+}
+
+func request(c *cases.Case, code string, runTimeout time.Duration) toolchain.Request {
+	return toolchain.Request{Case: c, Code: code, Board: "x86_64", BuildTimeout: time.Minute, RunTimeout: runTimeout, CanRun: true}
+}
+
+func TestAvailable(t *testing.T) {
+	a := New(WithPath(t.TempDir())).Available(platform.Target{})
+	require.False(t, a.Build)
+	require.False(t, a.Run)
+	require.Equal(t, "gcc is not installed (Debian package gcc); make is not installed (Debian package make); pkg-config is not installed (Debian package pkg-config)", a.Why)
+	requireTools(t)
+	a = New().Available(platform.Target{})
+	require.True(t, a.Build && a.Run, a.Why)
+}
+
+func TestPackages(t *testing.T) {
+	pkgs, err := Packages(fixture(t, "gpio-event-loop").Dir)
+	require.NoError(t, err)
+	require.Equal(t, []string{"libgpiod", "libsystemd"}, pkgs)
+	pkgs, err = Packages(t.TempDir())
+	require.NoError(t, err)
+	require.Empty(t, pkgs)
+}
+
+func TestFixtureCases(t *testing.T) {
+	requireTools(t, "libgpiod", "libsystemd")
+	for _, name := range []string{"gpio-event-loop", "make-app"} {
+		t.Run(name, func(t *testing.T) {
+			c := fixture(t, name)
+			lr, art := New().Build(context.Background(), request(c, readFile(t, c.ReferencePath), 10*time.Second))
+			require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
+			dir := art.(*artifact).ws.Dir
+			run := art.Run(context.Background())
+			require.Equal(t, result.StatusPassed, run.Status, run.Reason)
+			require.Len(t, run.Details, 2)
+			require.Equal(t, "all present", *run.Details[1].Actual)
+			require.NoError(t, art.Close())
+			require.NoDirExists(t, dir)
+			require.NoFileExists(t, filepath.Join(c.Dir, Program), "the case directory was written to")
+		})
+	}
+}
+
+func TestBuildFailures(t *testing.T) {
+	requireTools(t, "libgpiod", "libsystemd")
+	c := fixture(t, "gpio-event-loop")
+	ref := readFile(t, c.ReferencePath)
+	tests := []struct {
+		name, code string
+		contains   []string
+	}{
+		{
+			name: "missing semicolon", code: strings.Replace(ref, "return 1;\n\t}\n\tret = sd_event_now", "return 1\n\t}\n\tret = sd_event_now", 1),
+			contains: []string{"gcc failed (exit 1):\n", "src/main.c:28:25: error: expected "},
+		},
+		{
+			name: "undefined function", code: strings.Replace(ref, "sd_event_loop(event)", "sd_event_spin_forever(event)", 1),
+			contains: []string{"gcc failed (exit 1):\n", "undefined reference to `sd_event_spin_forever'"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NotEqual(t, ref, tt.code)
+			lr, art := New().Build(context.Background(), request(c, tt.code, time.Second))
+			require.Nil(t, art)
+			require.Equal(t, result.StatusFailed, lr.Status)
+			for _, s := range tt.contains {
+				require.Contains(t, lr.Reason, s)
+			}
+		})
+	}
+}
+
+func TestRunVerdicts(t *testing.T) {
+	requireTools(t)
+	c := fixture(t, "gpio-event-loop")
+	plain := &cases.Case{Entry: cases.Entry{Dir: t.TempDir()}, ExpectedOutputPath: c.ExpectedOutputPath}
+	tests := []struct {
+		file, reason string
+	}{
+		{"segfault.c", "killed by signal segmentation fault"},
+		{"exit2.c", "exited with status 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			lr, art := New().Build(context.Background(), request(plain, readFile(t, filepath.Join("testdata", "programs", tt.file)), 10*time.Second))
+			require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+			defer func() { require.NoError(t, art.Close()) }()
+			run := art.Run(context.Background())
+			require.Equal(t, result.StatusFailed, run.Status)
+			require.Equal(t, tt.reason, run.Reason)
+		})
+	}
+}
+
+func TestHangingProgramIsStoppedWithItsChildren(t *testing.T) {
+	requireTools(t)
+	c := &cases.Case{Entry: cases.Entry{Dir: t.TempDir()}, ExpectedOutputPath: fixture(t, "gpio-event-loop").ExpectedOutputPath}
+	lr, art := New().Build(context.Background(), request(c, readFile(t, "testdata/programs/hang.c"), 500*time.Millisecond))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	defer func() { require.NoError(t, art.Close()) }()
+	// The guard is far past the run timeout: a run stopped by it would be an
+	// error, not the failure asserted below.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run := art.Run(ctx)
+	require.Equal(t, result.StatusFailed, run.Status)
+	require.Equal(t, "expected output missing: libgpiod | timer fired | event loop done", run.Reason)
+	require.Equal(t, "no crash", *run.Details[0].Actual, "reaching the run timeout is not a crash")
+
+	// The forked child must be gone with its process group: no such
+	// process, or a zombie waiting to be reaped (already dead).
+	raw := strings.TrimSpace(readFile(t, filepath.Join(art.(*artifact).ws.Dir, "child.pid")))
+	pid, err := strconv.Atoi(raw)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		stat, err := os.ReadFile("/proc/" + raw + "/stat")
+		if err != nil {
+			return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+		}
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		return strings.HasPrefix(rest, "Z")
+	}, 5*time.Second, 20*time.Millisecond, "child %d outlived the run", pid)
+}
+
+func TestSecretsAreNotVisible(t *testing.T) {
+	requireTools(t)
+	t.Setenv("GITHUB_TOKEN", "ghp_userspace_secret")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-userspace-secret")
+	t.Setenv("EMBEDEVAL_UNLISTED", "not-allowlisted")
+	c := &cases.Case{Entry: cases.Entry{Dir: t.TempDir()}}
+	lr, art := New().Build(context.Background(), request(c, readFile(t, "testdata/programs/printenv.c"), 10*time.Second))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	a := art.(*artifact)
+	defer func() { require.NoError(t, art.Close()) }()
+	run := art.Run(context.Background())
+	require.Equal(t, result.StatusPassed, run.Status, run.Reason)
+	res := readFile(t, filepath.Join(a.ws.Dir, "env.txt"))
+	require.Contains(t, res, "HOME="+a.ws.Dir+"\n", "the program's environment was printed")
+	require.Contains(t, res, "PATH=")
+	require.NotContains(t, res, "secret")
+	require.NotContains(t, res, "GITHUB_TOKEN")
+	require.NotContains(t, res, "EMBEDEVAL_UNLISTED")
+}
+
+func TestInfrastructureErrors(t *testing.T) {
+	c := fixture(t, "gpio-event-loop")
+	lr, art := New(WithPath(t.TempDir())).Build(context.Background(), request(c, "int main(void){return 0;}", time.Second))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Contains(t, *lr.Error, "pkg-config: sandbox: pkg-config: command not found")
+
+	requireTools(t)
+	// A package the machine lacks is the environment's problem.
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, PackagesFile), []byte("embedeval-no-such-package\n"), 0o644))
+	lr, art = New().Build(context.Background(), request(&cases.Case{Entry: cases.Entry{Dir: dir}}, "int main(void){return 0;}", time.Second))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Contains(t, *lr.Error, "pkg-config cannot resolve the case's packages (embedeval-no-such-package): Package embedeval-no-such-package was not found")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lr, art = New().Build(ctx, request(&cases.Case{Entry: cases.Entry{Dir: t.TempDir()}}, "int main(void){return 0;}", time.Second))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "gcc: cancelled", *lr.Error)
+}
+
+// BenchmarkGpioEventLoop reports the time of one build (pkg-config + gcc)
+// and one run of the libgpiod/libsystemd fixture.
+func BenchmarkGpioEventLoop(b *testing.B) {
+	requireTools(b, "libgpiod", "libsystemd")
+	c := fixture(b, "gpio-event-loop")
+	req := request(c, readFile(b, c.ReferencePath), 10*time.Second)
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			lr, art := New().Build(context.Background(), req)
+			if lr.Status != result.StatusPassed {
+				b.Fatal(lr.Reason)
+			}
+			_ = art.Close()
+		}
+	})
+	b.Run("run", func(b *testing.B) {
+		lr, art := New().Build(context.Background(), req)
+		if lr.Status != result.StatusPassed {
+			b.Fatal(lr.Reason)
+		}
+		defer func() { _ = art.Close() }()
+		for b.Loop() {
+			if run := art.Run(context.Background()); run.Status != result.StatusPassed {
+				b.Fatal(run.Reason)
+			}
+		}
+	})
+}
