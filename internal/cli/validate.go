@@ -70,7 +70,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	fl := cmd.Flags()
 	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
 	fl.BoolVar(&asJSON, "json", false, "write the report as JSON")
-	fl.BoolVarP(&verbose, "verbose", "v", false, "also list checks no negative defends")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "also say why layers were skipped and list checks no negative defends")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "cases validated in parallel (0: one per CPU)")
 	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
 	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")

@@ -21,10 +21,16 @@ func Tool(t testing.TB, name, debianPackage, why string) string {
 	if err == nil {
 		return path
 	}
-	msg := name + " (Debian package " + debianPackage + ") is not installed; " + why
+	Missing(t, name+" (Debian package "+debianPackage+") is not installed; "+why)
+	return ""
+}
+
+// Missing skips the test with msg, or fails it when the environment demands
+// the toolchains.
+func Missing(t testing.TB, msg string) {
+	t.Helper()
 	if os.Getenv(RequireEnv) == "1" {
 		t.Fatalf("%s (required: %s=1)", msg, RequireEnv)
 	}
 	t.Skip(msg)
-	return ""
 }

@@ -42,6 +42,13 @@ func WriteText(w io.Writer, r *Report, verbose bool) error {
 		for _, p := range c.Problems {
 			fmt.Fprintf(&b, "      %s\n", p)
 		}
+		if verbose {
+			for _, l := range c.Layers {
+				if l.Status == result.StatusSkipped && l.Reason != "" {
+					fmt.Fprintf(&b, "      L%d skipped: %s\n", l.Layer, l.Reason)
+				}
+			}
+		}
 		if verbose && c.Coverage != nil && len(c.Coverage.Undefended) > 0 {
 			fmt.Fprintf(&b, "      not defended by any must_fail negative: %s\n", strings.Join(c.Coverage.Undefended, ", "))
 		}

@@ -1,0 +1,217 @@
+// Package freertos is the L1 and L2 backend of FreeRTOS cases (registry
+// backend "freertos", target freertos-qemu): L1 runs the case's Makefile,
+// which compiles src/main.c with the case's startup code, FreeRTOSConfig.h
+// and linker script against the FreeRTOS-Kernel checkout named by
+// FREERTOS_KERNEL (tasks.c, queue.c, list.c, portable/GCC/ARM_CM3/port.c,
+// portable/MemMang/heap_4.c) into app.elf; L2 boots app.elf on QEMU's
+// mps2-an385 machine with UART0 on stdout until the run timeout, which is
+// normal for firmware.
+package freertos
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+// KernelEnv names the variable holding the FreeRTOS-Kernel checkout.
+const KernelEnv = "FREERTOS_KERNEL"
+
+// CodePath is where the answer is staged (the case Makefile's SRC).
+const CodePath = "src/main.c"
+
+// Firmware is what the case's Makefile builds, relative to the workspace.
+const Firmware = "app.elf"
+
+// kernelFiles are the kernel files the case Makefiles compile; Available
+// checks that FREERTOS_KERNEL holds them.
+func kernelFiles() []string {
+	return []string{"tasks.c", "queue.c", "list.c", "include/FreeRTOS.h", "portable/GCC/ARM_CM3/port.c", "portable/MemMang/heap_4.c"}
+}
+
+// Backend builds FreeRTOS cases with make and runs them on QEMU.
+type Backend struct {
+	path string
+}
+
+// Option configures a Backend.
+type Option func(*Backend)
+
+// WithPath sets the PATH in which make, the cross compiler and QEMU are
+// looked up and which they get (tests put stand-ins first); by default this
+// process's PATH.
+func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
+
+// New returns the backend.
+func New(opts ...Option) *Backend {
+	b := &Backend{}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+var _ toolchain.Backend = (*Backend)(nil)
+
+// Name implements toolchain.Backend.
+func (b *Backend) Name() string { return "freertos" }
+
+func (b *Backend) searchPath() string {
+	if b.path != "" {
+		return b.path
+	}
+	return os.Getenv("PATH")
+}
+
+func (b *Backend) env(ws string, passThrough ...string) []string {
+	var set []string
+	if b.path != "" {
+		set = append(set, "PATH="+b.path)
+	}
+	return sandbox.Env(ws, passThrough, set...)
+}
+
+func lookIn(path, name string) error {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return nil
+		}
+	}
+	return exec.ErrNotFound
+}
+
+// Available implements toolchain.Backend: make, arm-none-eabi-gcc and a
+// FreeRTOS-Kernel checkout for L1, qemu-system-arm for L2.
+func (b *Backend) Available(platform.Target) toolchain.Availability {
+	var why []string
+	for _, tool := range [][2]string{{"make", "make"}, {"arm-none-eabi-gcc", "gcc-arm-none-eabi"}} {
+		if lookIn(b.searchPath(), tool[0]) != nil {
+			why = append(why, fmt.Sprintf("%s is not installed (Debian package %s)", tool[0], tool[1]))
+		}
+	}
+	if k := os.Getenv(KernelEnv); k == "" {
+		why = append(why, KernelEnv+" is not set (the FreeRTOS-Kernel checkout; the freertos image sets it)")
+	} else {
+		for _, f := range kernelFiles() {
+			if _, err := os.Stat(filepath.Join(k, filepath.FromSlash(f))); err != nil {
+				why = append(why, fmt.Sprintf("%s=%s is not a FreeRTOS-Kernel checkout (%s is missing)", KernelEnv, k, f))
+				break
+			}
+		}
+	}
+	a := toolchain.Availability{Build: len(why) == 0}
+	if lookIn(b.searchPath(), "qemu-system-arm") != nil {
+		why = append(why, "qemu-system-arm is not installed (Debian package qemu-system-arm)")
+	} else {
+		a.Run = a.Build
+	}
+	a.Why = strings.Join(why, "; ")
+	return a
+}
+
+// BuildArgs is the L1 command line, run in the workspace.
+func BuildArgs(kernel string) []string {
+	return []string{"make", KernelEnv + "=" + kernel}
+}
+
+// RunArgs is the L2 command line, run in the workspace: the machine of the
+// board, UART0 on stdout, no monitor on stdin, semihosting so that a
+// firmware may end the run itself.
+func RunArgs(board string) []string {
+	return []string{"qemu-system-arm", "-M", board, "-nographic", "-monitor", "none", "-serial", "stdio",
+		"-semihosting-config", "enable=on,target=native", "-kernel", Firmware}
+}
+
+// Build implements toolchain.Backend.
+func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
+	kernel := os.Getenv(KernelEnv)
+	if kernel == "" {
+		return errorLayer("freertos: " + KernelEnv + " is not set"), nil
+	}
+	ws, err := toolchain.Stage(req, "freertos", CodePath)
+	if err != nil {
+		return toolchain.StartError("stage workspace", err), nil
+	}
+	res, err := sandbox.Run(ctx, sandbox.Spec{Args: BuildArgs(kernel), Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
+	if err != nil {
+		ws.Close()
+		return toolchain.StartError("make", err), nil
+	}
+	lr := toolchain.BuildOutcome("make", res, req.BuildTimeout)
+	if lr.Status != result.StatusPassed {
+		ws.Close()
+		return lr, nil
+	}
+	return lr, &artifact{ws: ws, args: RunArgs(req.Board), env: b.env(ws.Dir), timeout: req.RunTimeout, req: req}
+}
+
+func errorLayer(msg string) result.LayerResult {
+	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
+}
+
+// artifact is a built app.elf in its workspace.
+type artifact struct {
+	ws      *sandbox.Workspace
+	args    []string
+	env     []string
+	timeout time.Duration
+	req     toolchain.Request
+}
+
+// Run boots the firmware on QEMU until it exits or the run timeout stops it.
+func (a *artifact) Run(ctx context.Context) result.LayerResult {
+	expected, err := toolchain.ExpectedOutput(a.req.Case)
+	if err != nil {
+		return errorLayer(err.Error())
+	}
+	if _, err := os.Stat(filepath.Join(a.ws.Dir, Firmware)); err != nil {
+		return errorLayer("freertos: make succeeded but left no " + Firmware)
+	}
+	res, err := sandbox.Run(ctx, sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
+	if err != nil {
+		return toolchain.StartError("qemu-system-arm", err)
+	}
+	if res.Cancelled {
+		return errorLayer("qemu-system-arm: cancelled")
+	}
+	if qemuStartFailure(res) {
+		return errorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+	}
+	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut}
+	if !res.TimedOut {
+		out.Signal = res.Signal
+	}
+	return toolchain.JudgeRun(out, expected)
+}
+
+// qemuStartFailure reports a run that ended by itself with a non-zero
+// status having printed only QEMU's own diagnostics: QEMU refused the
+// machine or the kernel file, which is not the firmware's doing.
+func qemuStartFailure(res sandbox.Result) bool {
+	if res.TimedOut || res.ExitCode == 0 || res.Signal != "" {
+		return false
+	}
+	lines := strings.Split(strings.TrimSpace(string(res.Output)), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "qemu-system-arm: ") {
+			return false
+		}
+	}
+	return len(lines) > 0 && lines[0] != ""
+}
+
+// Close removes the workspace.
+func (a *artifact) Close() error { return a.ws.Close() }
