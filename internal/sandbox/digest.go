@@ -10,7 +10,7 @@ import (
 // compiler diagnostics (gcc, clang, arm-none-eabi-gcc, xtensa-esp32-elf-gcc),
 // linker errors, make, CMake, kbuild modpost, west and idf.py failures, dtc
 // errors and QEMU faults.
-var errorLine = regexp.MustCompile(`(?i)(: (fatal )?error:|: undefined reference to|^collect2: error|ld(\.bfd)?: .*(error|cannot find|undefined)|^make(\[\d+\])?: \*\*\*|^CMake Error|^ERROR: modpost:|^FATAL ERROR:|^ninja: build stopped|^Error: \S+:\d+\.\d+|: ERROR \(|^qemu-system-\w+: |HardFault|\*\*\*\*\* .*FATAL)`)
+var errorLine = regexp.MustCompile(`(?i)(: (fatal )?error:|: undefined reference to|^collect2: error|ld(\.bfd)?: .*(error|cannot find|undefined)|^make(\[\d+\])?: \*\*\*|^CMake Error|^ERROR: |^FATAL ERROR:|^ninja: build stopped|^Error: \S+:\d+\.\d+|: ERROR \(|^qemu-system-\w+: |HardFault|\*\*\*\*\* .*FATAL)`)
 
 // warningLine matches compiler warnings, shown after errors when room is left.
 var warningLine = regexp.MustCompile(`: warning: `)

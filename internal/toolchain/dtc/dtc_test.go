@@ -88,15 +88,15 @@ func TestCompile(t *testing.T) {
 		{name: "full dts with its own header", code: "/dts-v1/;\n/ {\n\tmodel = \"x\";\n};\n", status: result.StatusPassed},
 		{
 			name: "missing semicolon", code: missingSemicolon, status: result.StatusFailed,
-			reason: "dtc failed (exit 1):\nFATAL ERROR: Unable to parse input tree\n...\nError: app.overlay:11.3-4 syntax error",
+			reason: "dtc failed (exit 1):\nError: app.overlay:11.3-4 syntax error\nFATAL ERROR: Unable to parse input tree",
 		},
 		{
 			name: "unknown macro", code: sideways, status: result.StatusFailed,
-			reason: "dtc failed (exit 1):\nFATAL ERROR: Unable to parse input tree\n...\nError: app.overlay:11.25-26 syntax error\nundefined macro(s) left in cell lists: GPIO_ACTIVE_SIDEWAYS",
+			reason: "dtc failed (exit 1):\nError: app.overlay:11.25-26 syntax error\nFATAL ERROR: Unable to parse input tree\nundefined macro(s) left in cell lists: GPIO_ACTIVE_SIDEWAYS",
 		},
 		{
 			name: "duplicate label", code: readFile(t, "testdata/overlays/duplicate_label.overlay"), status: result.StatusFailed,
-			reason: "dtc failed (exit 2):\napp.overlay:5.18-7.4: ERROR (duplicate_label): /fragment@0/__overlay__/temp@19: Duplicate label 'sensor' on /fragment@0/__overlay__/temp@19 and /fragment@0/__overlay__/temp@18\n...\nERROR: Input tree has errors, aborting (use -f to force output)",
+			reason: "dtc failed (exit 2):\napp.overlay:5.18-7.4: ERROR (duplicate_label): /fragment@0/__overlay__/temp@19: Duplicate label 'sensor' on /fragment@0/__overlay__/temp@19 and /fragment@0/__overlay__/temp@18\nERROR: Input tree has errors, aborting (use -f to force output)",
 		},
 		{
 			name: "header outside the shipped subset", code: readFile(t, "testdata/overlays/unknown_header.overlay"), status: result.StatusError,

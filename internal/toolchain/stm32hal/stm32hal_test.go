@@ -142,7 +142,9 @@ func calls(t testing.TB, bin string) []call {
 		return nil
 	}
 	require.NoError(t, err)
-	sort.Slice(entries, func(i, j int) bool { return len(entries[i].Name()) < len(entries[j].Name()) || entries[i].Name() < entries[j].Name() })
+	sort.Slice(entries, func(i, j int) bool {
+		return len(entries[i].Name()) < len(entries[j].Name()) || entries[i].Name() < entries[j].Name()
+	})
 	var out []call
 	for _, e := range entries {
 		d := filepath.Join(bin, "calls", e.Name())
