@@ -19,6 +19,7 @@ type toolchainFlags struct {
 	require       string
 	buildTimeout  time.Duration
 	runTimeout    time.Duration
+	buildJobs     int
 }
 
 func (f *toolchainFlags) register(cmd *cobra.Command) {
@@ -27,6 +28,7 @@ func (f *toolchainFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.require, "require-layers", "", "layers whose toolchain must be present (L1, L2 or L1,L2): absence is an error, not a skip")
 	fl.DurationVar(&f.buildTimeout, "build-timeout", toolchain.DefaultBuildTimeout, "time limit of one L1 build")
 	fl.DurationVar(&f.runTimeout, "run-timeout", toolchain.DefaultRunTimeout, "time after which an L2 run is stopped (normal for firmware)")
+	fl.IntVar(&f.buildJobs, "build-jobs", 1, "compiler processes per build (make/ninja -j); the worker pool already runs one build per core")
 }
 
 // dispatcher builds the L1/L2 toolchain from the flags.
@@ -35,7 +37,7 @@ func (f *toolchainFlags) dispatcher() (*toolchain.Dispatcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := toolchain.Options{BuildTimeout: f.buildTimeout, RunTimeout: f.runTimeout}
+	opts := toolchain.Options{BuildTimeout: f.buildTimeout, RunTimeout: f.runTimeout, BuildJobs: f.buildJobs}
 	for _, part := range strings.Split(f.require, ",") {
 		switch strings.ToUpper(strings.TrimSpace(part)) {
 		case "":

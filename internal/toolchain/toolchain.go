@@ -38,6 +38,10 @@ type Request struct {
 	// CanRun tells the backend whether L2 will be asked for, so it can skip
 	// run-only preparation.
 	CanRun bool
+	// Jobs is how many compiler processes one build may run at once (make
+	// -j, ninja -j). The worker pool already runs one build per core, so the
+	// default is 1: parallel builds must not oversubscribe the machine.
+	Jobs int
 }
 
 // Availability says what a backend can do on this machine.
@@ -60,6 +64,8 @@ type Backend interface {
 // Options configure the dispatcher.
 type Options struct {
 	BuildTimeout, RunTimeout time.Duration
+	// BuildJobs is Request.Jobs for every build (default 1).
+	BuildJobs int
 	// RequireBuild and RequireRun turn a missing toolchain into an error
 	// (layer status error) instead of a skip: CI images use them so that a
 	// broken image cannot pass silently.
@@ -80,6 +86,9 @@ func New(reg *platform.Registry, opts Options, backends ...Backend) *Dispatcher 
 	}
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = DefaultRunTimeout
+	}
+	if opts.BuildJobs <= 0 {
+		opts.BuildJobs = 1
 	}
 	m := map[string]Backend{}
 	for _, b := range backends {
@@ -145,7 +154,7 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 		return result.LayerResult{Status: result.StatusSkipped, Reason: p.Skip}, nil
 	}
 	lr, art := p.Backend.Build(ctx, Request{Case: c, Code: code, Target: p.Target, Board: p.Board,
-		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == ""})
+		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == "", Jobs: d.opts.BuildJobs})
 	if art == nil {
 		return lr, nil
 	}

@@ -52,6 +52,7 @@ func TestDispatch(t *testing.T) {
 	require.Equal(t, "native_sim", z.reqs[0].Board)
 	require.Equal(t, DefaultRunTimeout, z.reqs[0].RunTimeout)
 	require.True(t, z.reqs[0].CanRun)
+	require.Equal(t, 1, z.reqs[0].Jobs, "one compiler process per build by default: the pool already uses every core")
 
 	// A hardware board builds but does not run.
 	lr, art = d.Build(context.Background(), zephyrCase("nrf52840dk/nrf52840"), "x")

@@ -264,7 +264,11 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	if b.path != "" {
 		set = append(set, "PATH="+b.path)
 	}
-	args := []string{"make", "-C", kdir, "M=" + ws.Dir, "-j" + strconv.Itoa(b.jobs), "modules"}
+	jobs := b.jobs
+	if req.Jobs > 0 {
+		jobs = req.Jobs
+	}
+	args := []string{"make", "-C", kdir, "M=" + ws.Dir, "-j" + strconv.Itoa(jobs), "modules"}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: sandbox.Env(ws.Dir, nil, set...), Timeout: req.BuildTimeout})
 	if err != nil {
 		_ = ws.Close()

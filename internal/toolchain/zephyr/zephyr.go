@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -197,6 +198,10 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	}
 	env := b.env(ws.Dir, PassThrough())
 	args := BuildArgs(req.Board, ws.Dir, cmakeArgs(ws.Dir, kind, req.Board)...)
+	if req.Jobs > 0 {
+		// west build -o passes options to the build tool (ninja).
+		args = append(args[:2], append([]string{"-o=-j" + strconv.Itoa(req.Jobs)}, args[2:]...)...)
+	}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
