@@ -155,6 +155,10 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 	}
 	lr, art := p.Backend.Build(ctx, Request{Case: c, Code: code, Target: p.Target, Board: p.Board,
 		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == "", Jobs: d.opts.BuildJobs})
+	where := fmt.Sprintf("%s for %s (target %s)", p.Backend.Name(), p.Board, p.Target.Name)
+	if lr.Status == result.StatusPassed && lr.Reason == "" {
+		lr.Reason = "built by " + where
+	}
 	if art == nil {
 		return lr, nil
 	}
@@ -164,7 +168,21 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 		}
 		return lr, skipRun{Artifact: art, lr: result.LayerResult{Status: result.StatusSkipped, Reason: p.RunSkip}}
 	}
-	return lr, art
+	return lr, labelledRun{Artifact: art, where: where}
+}
+
+// labelledRun says on a passing L2 where it ran.
+type labelledRun struct {
+	eval.Artifact
+	where string
+}
+
+func (l labelledRun) Run(ctx context.Context) result.LayerResult {
+	lr := l.Artifact.Run(ctx)
+	if lr.Status == result.StatusPassed && lr.Reason == "" {
+		lr.Reason = "ran " + l.where
+	}
+	return lr
 }
 
 // skipRun keeps a build's cleanup but answers L2 with a fixed outcome.

@@ -48,6 +48,7 @@ func TestDispatch(t *testing.T) {
 
 	lr, art := d.Build(context.Background(), zephyrCase(""), "int main(void){}")
 	require.Equal(t, result.StatusPassed, lr.Status)
+	require.Equal(t, "built by zephyr for native_sim (target zephyr)", lr.Reason, "a passing layer says where it ran")
 	require.Equal(t, "ran", art.Run(context.Background()).Reason)
 	require.Equal(t, "native_sim", z.reqs[0].Board)
 	require.Equal(t, DefaultRunTimeout, z.reqs[0].RunTimeout)
