@@ -10,28 +10,75 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 )
 
+// Message is one turn of a conversation.
+type Message struct {
+	// Role is "user" or "assistant".
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
 // Request is one generation request.
 type Request struct {
-	Case    *cases.Case
-	Prompt  string
+	// Case is the case the request is for (offline providers read its files;
+	// replay keys on its id).
+	Case *cases.Case
+	// Prompt is the full user prompt of a single-turn request.
+	Prompt string
+	// Messages, when not empty, is a multi-turn conversation (feedback rounds,
+	// agent mode) and replaces Prompt; the last message is the user's.
+	Messages []Message
+	// System is an optional system prompt.
+	System string
+	// Attempt is the sample index (1-based), part of the cache key so that
+	// samples of one case are independent generations.
 	Attempt int
+	// Turn is the conversation turn (0 for the first), part of replay keys.
+	Turn int
+	// Temperature and MaxTokens are passed to the provider; zero means its
+	// default.
+	Temperature float64
+	MaxTokens   int
+}
+
+// Conversation returns the request as messages: Messages, or Prompt as one
+// user message.
+func (r Request) Conversation() []Message {
+	if len(r.Messages) > 0 {
+		return r.Messages
+	}
+	return []Message{{Role: "user", Content: r.Prompt}}
+}
+
+// Usage counts the tokens of one call.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
 }
 
 // Reply is a model's answer.
 type Reply struct {
 	// Text is the raw reply.
 	Text string
+	// Usage, CostUSD and Duration describe the call; Cached is set when the
+	// reply came from the response cache (no call was made).
+	Usage    Usage
+	CostUSD  float64
+	Duration time.Duration
+	Cached   bool
 }
 
 // Model generates a reply for a request.
 type Model interface {
 	// Name is the model spec as given by the user.
 	Name() string
-	// Generate answers one request.
+	// Generate answers one request. An error means no reply could be had
+	// (after any retries): the caller records an infrastructure error, never
+	// a model failure.
 	Generate(ctx context.Context, req Request) (Reply, error)
 }
 

@@ -133,8 +133,31 @@ type EvalResult struct {
 	// out of pass@k denominators).
 	Status           Status  `json:"status"`
 	TotalTimeSeconds float64 `json:"total_time_seconds"`
+	// Scenario is generation or bugfix; Mutation names the negative a bugfix
+	// prompt was built from.
+	Scenario string `json:"scenario,omitempty"`
+	Mutation string `json:"mutation,omitempty"`
+	// FeedbackRounds is how many compiler-feedback rounds were used; Turns how
+	// many agent turns.
+	FeedbackRounds int `json:"feedback_rounds,omitempty"`
+	Turns          int `json:"turns,omitempty"`
+	// TokenUsage, CostUSD and GenerationSeconds describe the model calls
+	// behind this result (all rounds and turns together).
+	TokenUsage        *TokenUsage `json:"token_usage,omitempty"`
+	CostUSD           float64     `json:"cost_usd"`
+	GenerationSeconds float64     `json:"generation_seconds,omitempty"`
+	// InfraError is set when Status is error because of the infrastructure (a
+	// model API that failed after retries, a crashed toolchain), as opposed to
+	// a broken case.
+	InfraError string `json:"infra_error,omitempty"`
 	// Notes are non-fatal remarks about the input (e.g. replaced invalid UTF-8).
 	Notes []string `json:"notes,omitempty"`
+}
+
+// TokenUsage counts tokens of model calls.
+type TokenUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
 }
 
 // Layer returns the result of layer n, if present.
