@@ -3,6 +3,7 @@ package toolchain
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -89,4 +90,31 @@ func BuildOutcome(step string, res sandbox.Result, timeout fmt.Stringer) result.
 // StartError is the L1/L2 result when a tool could not even be started.
 func StartError(step string, err error) result.LayerResult {
 	return errorLayer(fmt.Sprintf("%s: %v", step, err))
+}
+
+// ToolPath is the PATH in which a backend finds its tools and which the
+// processes it starts get; empty means this process's PATH. Tests set it to
+// put scripted stand-ins first.
+type ToolPath string
+
+// Value returns the PATH to use.
+func (p ToolPath) Value() string {
+	if p != "" {
+		return string(p)
+	}
+	return os.Getenv("PATH")
+}
+
+// Look resolves a command in the PATH.
+func (p ToolPath) Look(name string) (string, error) {
+	for _, dir := range filepath.SplitList(p.Value()) {
+		if dir == "" {
+			continue
+		}
+		f := filepath.Join(dir, name)
+		if st, err := os.Stat(f); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
 }

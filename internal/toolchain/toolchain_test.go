@@ -170,3 +170,18 @@ func TestDoctor(t *testing.T) {
 	require.Equal(t, `backend "esp-idf" is not part of this build`, byName["esp-idf"].Why)
 	require.Equal(t, "no L1 for this target (checked statically only)", byName["linux-udev-rules"].Why)
 }
+
+func TestToolPath(t *testing.T) {
+	dir := t.TempDir()
+	tool := filepath.Join(dir, "west")
+	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "not-exec"), []byte(""), 0o644))
+	p := ToolPath("/nonexistent:" + dir)
+	got, err := p.Look("west")
+	require.NoError(t, err)
+	require.Equal(t, tool, got)
+	_, err = p.Look("not-exec")
+	require.ErrorContains(t, err, "not-exec: executable file not found")
+	t.Setenv("PATH", dir)
+	require.Equal(t, dir, ToolPath("").Value(), "empty means this process's PATH")
+}

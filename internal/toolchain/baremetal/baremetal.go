@@ -28,7 +28,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -136,16 +135,7 @@ func hasRdimon(gcc string) bool {
 
 // lookPath resolves a command in the configured PATH.
 func (b *Backend) lookPath(name string) (string, error) {
-	if b.path == "" {
-		return exec.LookPath(name)
-	}
-	for _, dir := range filepath.SplitList(b.path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	return toolchain.ToolPath(b.path).Look(name)
 }
 
 // env is the allowlisted environment of the build and the run.

@@ -46,7 +46,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -142,16 +141,7 @@ func (b *Backend) Available(platform.Target) toolchain.Availability {
 
 // lookPath resolves a command in the configured PATH.
 func (b *Backend) lookPath(name string) (string, error) {
-	if b.path == "" {
-		return exec.LookPath(name)
-	}
-	for _, dir := range filepath.SplitList(b.path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	return toolchain.ToolPath(b.path).Look(name)
 }
 
 // Build implements toolchain.Backend: stage, write the headers and the

@@ -88,12 +88,7 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "esp-idf" }
 
-func (b *Backend) searchPath() string {
-	if b.path != "" {
-		return b.path
-	}
-	return os.Getenv("PATH")
-}
+func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
 
 // Available implements toolchain.Backend: idf.py on PATH and IDF_PATH
 // naming an ESP-IDF checkout. Run is never available.

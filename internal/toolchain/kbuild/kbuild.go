@@ -25,7 +25,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -231,16 +230,7 @@ func digitPrefix(s string) string {
 
 // lookPath resolves a command in the configured PATH.
 func (b *Backend) lookPath(name string) (string, error) {
-	if b.path == "" {
-		return exec.LookPath(name)
-	}
-	for _, dir := range filepath.SplitList(b.path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	return toolchain.ToolPath(b.path).Look(name)
 }
 
 // Build implements toolchain.Backend: it stages the case with the code at

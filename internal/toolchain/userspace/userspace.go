@@ -27,7 +27,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -94,16 +93,7 @@ func (b *Backend) Available(platform.Target) toolchain.Availability {
 
 // lookPath resolves a command in the configured PATH.
 func (b *Backend) lookPath(name string) (string, error) {
-	if b.path == "" {
-		return exec.LookPath(name)
-	}
-	for _, dir := range filepath.SplitList(b.path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	return toolchain.ToolPath(b.path).Look(name)
 }
 
 // env is the allowlisted environment of the build and the program.

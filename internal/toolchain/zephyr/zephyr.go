@@ -84,12 +84,7 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "zephyr" }
 
-func (b *Backend) searchPath() string {
-	if b.path != "" {
-		return b.path
-	}
-	return os.Getenv("PATH")
-}
+func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
 
 func (b *Backend) env(ws string, passThrough []string) []string {
 	var set []string
