@@ -84,6 +84,7 @@ internal error.`,
 	root.AddCommand(
 		newValidateCommand(),
 		newRunCommand(),
+		newAgentCommand(), newSensitivityCommand(),
 		newDoctorCommand(),
 		newListCommand(),
 		newCategoriesCommand(),

@@ -1,0 +1,1 @@
+#define BLINK_MS 500

@@ -1,0 +1,7 @@
+#include <zephyr/kernel.h>
+
+int main(void)
+{
+	volatile int x = 0;
+	return x;
+}
