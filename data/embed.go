@@ -25,3 +25,13 @@ var platforms []byte
 func PlatformsYAML() []byte {
 	return bytes.Clone(platforms)
 }
+
+//go:embed prices.yaml
+var prices []byte
+
+// PricesYAML returns a copy of the embedded prices.yaml, the informational
+// model price table (USD per million input and output tokens) used for cost
+// estimates.
+func PricesYAML() []byte {
+	return bytes.Clone(prices)
+}

@@ -88,5 +88,6 @@ func TestRunReference(t *testing.T) {
 
 	code, _, errOut = runCLI(t, "run", "--cases", badCorpus, "--model", "gpt-9")
 	require.Equal(t, ExitUsage, code)
-	require.Contains(t, errOut, `unknown model "gpt-9"`)
+	require.Contains(t, errOut, `unknown model spec "gpt-9"`)
+	require.Contains(t, errOut, "openai:<model>", "the error lists the specs")
 }

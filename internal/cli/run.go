@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -29,9 +30,19 @@ var runIDUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // newModel creates the model for a spec. This is the one place where models
 // are made: it becomes llm.Open(spec, opts) (with noCache among the options)
 // when the providers land.
-func newModel(spec string, noCache bool) (llm.Model, error) {
-	_ = noCache // the provider cache is not in this build
-	return llm.New(spec)
+func (f *modelFlags) newModel(cmd *cobra.Command, spec string) (llm.Model, error) {
+	opts := llm.Options{
+		BaseURL: f.baseURL, ClaudePath: f.claudePath, MaxRetries: f.maxRetries,
+		Concurrency: f.concurrency, Timeout: f.callTimeout, Logger: loggerFrom(cmd.Context()),
+	}
+	if !f.noCache {
+		opts.CacheDir = f.cacheDir
+	}
+	m, err := llm.Open(spec, opts)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return m, nil
 }
 
 // modelFlags are the generation options shared by run, agent and sensitivity.
@@ -44,6 +55,12 @@ type modelFlags struct {
 	maxTokens   int
 	contextPack string
 	noCache     bool
+	cacheDir    string
+	baseURL     string
+	claudePath  string
+	maxRetries  int
+	concurrency int
+	callTimeout time.Duration
 	limits      checks.Limits
 }
 
@@ -57,6 +74,12 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "largest reply in tokens (0: the provider's default)")
 	fl.StringVar(&f.contextPack, "context-pack", "", "a file whose text is prepended to every prompt")
 	fl.BoolVar(&f.noCache, "no-cache", false, "do not answer from the response cache (always call the model)")
+	fl.StringVar(&f.cacheDir, "cache-dir", filepath.Join(".cache", "embedeval", "responses"), "response cache of networked models (keyed by provider, model, prompt, sample, temperature, max tokens)")
+	fl.StringVar(&f.baseURL, "base-url", "", "API base URL for openai: and anthropic: models (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's)")
+	fl.StringVar(&f.claudePath, "claude-path", "", "the claude CLI for claude-code:// models (default: claude on PATH)")
+	fl.IntVar(&f.maxRetries, "max-retries", 0, "retries of a failed model call on 429, 5xx and network errors (0: 3; negative: none)")
+	fl.IntVar(&f.concurrency, "model-concurrency", 0, "calls in flight per model (0: 4)")
+	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "time limit of one model call (0: 10m)")
 	fl.Uint64Var(&f.limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
 	fl.DurationVar(&f.limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
 }
@@ -83,7 +106,7 @@ func (f *modelFlags) prepare(cmd *cobra.Command, specs []string) (*prepared, err
 			return nil, usageError(fmt.Errorf("model %q is given twice", spec))
 		}
 		seen[spec] = true
-		m, err := newModel(spec, f.noCache)
+		m, err := f.newModel(cmd, spec)
 		if err != nil {
 			return nil, usageError(err)
 		}
@@ -178,7 +201,7 @@ when some results are errors (case or infrastructure), 2 on bad flags.`,
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringArrayVar(&models, "model", []string{"reference"}, "model spec (repeatable): reference or mock in this build")
+	cmd.Flags().StringArrayVar(&models, "model", []string{"reference"}, "model spec (repeatable): reference, mock, replay:<file>, claude-code://<model>, openai:<model>, anthropic:<model> (see docs/RUNNING.md)")
 	cmd.Flags().IntVar(&f.feedbackRounds, "feedback-rounds", 0, "compiler-feedback rounds after an L0 or L1 failure")
 	return cmd
 }

@@ -1,8 +1,34 @@
 // Package llm holds the model providers behind one interface, chosen by a
-// model spec string, and the extraction of code from a model's reply. This
-// release has the offline providers only: "reference" (the case's own
-// reference solution, the harness's sanity baseline) and "mock" (a fixed
-// reply). It does not evaluate code.
+// model spec string, and the extraction of code from a model's reply. It
+// does not evaluate code.
+//
+// Model specs (Specs returns this as help text):
+//
+//	reference               the case's own reference solution (sanity baseline; offline)
+//	mock                    a fixed reply (offline)
+//	replay:<file>           recorded replies from a JSON-lines file (package replay)
+//	claude-code://<model>   the Claude Code CLI: claude -p --output-format json --model <model>
+//	                        (subscription login from HOME; package claudecode)
+//	openai:<model>          an OpenAI-compatible chat completions API through openai-go:
+//	                        OpenAI, vLLM, Ollama, LiteLLM, OpenRouter. Key OPENAI_API_KEY
+//	                        (optional off api.openai.com), base URL from Options.BaseURL,
+//	                        else OPENAI_BASE_URL, else https://api.openai.com/v1/
+//	anthropic:<model>       the Anthropic Messages API through anthropic-sdk-go. Key
+//	                        ANTHROPIC_API_KEY (required), base URL from Options.BaseURL,
+//	                        else ANTHROPIC_BASE_URL, else https://api.anthropic.com/
+//
+// New builds the offline models; Open builds every kind. Keys come from
+// environment variables only (through Options.Getenv), never from files,
+// and never appear in errors or logs. The networked models (openai,
+// anthropic, claude-code) make one call per attempt inside package retry
+// (per-call timeout, retries with backoff honouring Retry-After, a
+// concurrency limit per Model, InfraError at the end) and, with a cache
+// directory, behind package cache. Costs come from the provider's report
+// (claude-code) or the price table of package prices.
+//
+// The contract types (Request, Reply, Message, Usage, Model, InfraError)
+// live in package contract, so the provider subpackages can implement them;
+// they are aliased here under their usual names.
 package llm
 
 import (
@@ -10,77 +36,28 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/llm/contract"
 )
 
-// Message is one turn of a conversation.
-type Message struct {
-	// Role is "user" or "assistant".
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+// Message is one turn of a conversation (see contract.Message).
+type Message = contract.Message
 
-// Request is one generation request.
-type Request struct {
-	// Case is the case the request is for (offline providers read its files;
-	// replay keys on its id).
-	Case *cases.Case
-	// Prompt is the full user prompt of a single-turn request.
-	Prompt string
-	// Messages, when not empty, is a multi-turn conversation (feedback rounds,
-	// agent mode) and replaces Prompt; the last message is the user's.
-	Messages []Message
-	// System is an optional system prompt.
-	System string
-	// Attempt is the sample index (1-based), part of the cache key so that
-	// samples of one case are independent generations.
-	Attempt int
-	// Turn is the conversation turn (0 for the first), part of replay keys.
-	Turn int
-	// Temperature and MaxTokens are passed to the provider; zero means its
-	// default.
-	Temperature float64
-	MaxTokens   int
-}
+// Request is one generation request (see contract.Request).
+type Request = contract.Request
 
-// Conversation returns the request as messages: Messages, or Prompt as one
-// user message.
-func (r Request) Conversation() []Message {
-	if len(r.Messages) > 0 {
-		return r.Messages
-	}
-	return []Message{{Role: "user", Content: r.Prompt}}
-}
+// Usage counts the tokens of one call (see contract.Usage).
+type Usage = contract.Usage
 
-// Usage counts the tokens of one call.
-type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-}
+// Reply is a model's answer (see contract.Reply).
+type Reply = contract.Reply
 
-// Reply is a model's answer.
-type Reply struct {
-	// Text is the raw reply.
-	Text string
-	// Usage, CostUSD and Duration describe the call; Cached is set when the
-	// reply came from the response cache (no call was made).
-	Usage    Usage
-	CostUSD  float64
-	Duration time.Duration
-	Cached   bool
-}
+// Model generates a reply for a request (see contract.Model).
+type Model = contract.Model
 
-// Model generates a reply for a request.
-type Model interface {
-	// Name is the model spec as given by the user.
-	Name() string
-	// Generate answers one request. An error means no reply could be had
-	// (after any retries): the caller records an infrastructure error, never
-	// a model failure.
-	Generate(ctx context.Context, req Request) (Reply, error)
-}
+// InfraError is the error of a call that gave no reply because of the
+// infrastructure (see contract.InfraError); recognise it with errors.As.
+type InfraError = contract.InfraError
 
 // New returns the model for a spec: "reference" or "mock". Other specs are
 // refused with the list of known ones.
