@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/embedeval/embedeval-go/internal/score"
+)
+
+// BenchmarkReportVersion is BenchmarkReport.version: the version of the
+// summary.json shape (additive-only while it stays "1").
+const BenchmarkReportVersion = "1"
+
+// PerCheckMetricsSchemaVersion is the schema_version of per_check_metrics.json.
+const PerCheckMetricsSchemaVersion = 1
+
+// BenchmarkReport is the shape of summary.json: the seed's BenchmarkReport
+// field names (version, date, models with per_check_stats, categories,
+// tier_scores, reasoning_scores, overall, scenario, temperature,
+// n_samples_per_case, n_runs) plus additive fields.
+type BenchmarkReport struct {
+	Version          string                  `json:"version"`
+	Date             string                  `json:"date"`
+	RunID            *string                 `json:"run_id"`
+	Models           []score.ModelScore      `json:"models"`
+	Categories       []score.CategoryScore   `json:"categories"`
+	TierScores       []score.TierScore       `json:"tier_scores"`
+	ReasoningScores  []score.ReasoningScore  `json:"reasoning_scores"`
+	DifficultyScores []score.DifficultyScore `json:"difficulty_scores"`
+	Overall          score.OverallScore      `json:"overall"`
+	Scenario         string                  `json:"scenario"`
+	Scenarios        []string                `json:"scenarios"`
+	Temperature      float64                 `json:"temperature"`
+	NSamplesPerCase  int                     `json:"n_samples_per_case"`
+	NRuns            int                     `json:"n_runs"`
+	Counts           score.RunCounts         `json:"counts"`
+	Warnings         []string                `json:"warnings"`
+}
+
+// NewBenchmarkReport assembles the summary.json document.
+func NewBenchmarkReport(rep *score.Report, opts Options) BenchmarkReport {
+	b := BenchmarkReport{
+		Version: BenchmarkReportVersion, Date: opts.Generated, RunID: optString(opts.RunID),
+		Models: rep.Models, Categories: rep.Categories, TierScores: rep.TierScores,
+		ReasoningScores: rep.ReasoningScores, DifficultyScores: rep.DifficultyScores,
+		Overall: rep.Overall, Scenario: score.DefaultScenario, Scenarios: rep.Scenarios,
+		Temperature: opts.Temperature, NSamplesPerCase: max(rep.NSamplesPerCase, 1),
+		NRuns: max(opts.NRuns, 1), Counts: rep.Counts, Warnings: rep.Warnings,
+	}
+	if len(rep.Scenarios) == 1 {
+		b.Scenario = rep.Scenarios[0]
+	} else if len(rep.Scenarios) > 1 {
+		b.Scenario = "mixed"
+	}
+	return b
+}
+
+// SummaryJSON renders summary.json.
+func SummaryJSON(rep *score.Report, opts Options) ([]byte, error) {
+	data, err := marshal(NewBenchmarkReport(rep, opts))
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", SummaryFile, err)
+	}
+	return data, nil
+}
+
+// PerCheckMetrics is the shape of per_check_metrics.json (interop contract
+// §2.4a).
+type PerCheckMetrics struct {
+	SchemaVersion int                 `json:"schema_version"`
+	RunID         *string             `json:"run_id"`
+	Generated     *string             `json:"generated"`
+	Rows          []score.PerCheckRow `json:"rows"`
+}
+
+// PerCheckMetricsJSON renders per_check_metrics.json: one row per (case,
+// check, model), mutation checks excluded, sorted by pass_rate ascending then
+// case_id, check_name, model.
+func PerCheckMetricsJSON(rep *score.Report, opts Options) ([]byte, error) {
+	rows := rep.PerCheckRows
+	if rows == nil {
+		rows = []score.PerCheckRow{}
+	}
+	data, err := marshal(PerCheckMetrics{SchemaVersion: PerCheckMetricsSchemaVersion,
+		RunID: optString(opts.RunID), Generated: optString(opts.Generated), Rows: rows})
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", PerCheckMetricsFile, err)
+	}
+	return data, nil
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// marshal encodes v with two-space indentation, no HTML escaping and a final
+// newline. encoding/json sorts map keys and formats floats canonically.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
