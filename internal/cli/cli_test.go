@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,4 +91,34 @@ func TestRunReference(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, `unknown model spec "gpt-9"`)
 	require.Contains(t, errOut, "openai:<model>", "the error lists the specs")
+}
+
+func TestReportIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runCLI(t, "run", "--cases", badCorpus, "--case", "timer-001,timer-019", "--model", "reference", "--samples", "2", "--output-dir", dir, "--run-id", "r1")
+	require.Equal(t, ExitOK, code, errOut)
+	for _, f := range []string{"runs/r1/summary.json", "runs/r1/per_check_metrics.json", "LEADERBOARD.md", "LEADERBOARD_PER_CHECK.md"} {
+		require.FileExists(t, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	read := func() []string {
+		var out []string
+		for _, f := range []string{"runs/r1/summary.json", "runs/r1/per_check_metrics.json", "LEADERBOARD.md", "LEADERBOARD_PER_CHECK.md"} {
+			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+			require.NoError(t, err)
+			out = append(out, string(data))
+		}
+		return out
+	}
+	code, out, errOut := runCLI(t, "report", "--cases", badCorpus, "--results", dir, "--run-id", "r1")
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, out, "LEADERBOARD.md")
+	first := read()
+	code, _, _ = runCLI(t, "report", "--cases", badCorpus, "--results", dir, "--run-id", "r1")
+	require.Equal(t, ExitOK, code)
+	require.Equal(t, first, read(), "the same results give byte-identical reports")
+	require.Contains(t, first[2], "| reference | 50.0% |", "one of the two cases fails for the reference (timer-019's reference fails L3)")
+
+	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", dir)
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "--run-id is required")
 }

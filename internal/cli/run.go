@@ -306,6 +306,14 @@ func executeRun(cmd *cobra.Command, f *runFlags, specs []string, maxTurns int) e
 	}
 	errorsTotal := printSummary(out, names, results)
 	fmt.Fprintf(out, "results: %s\n", archive.ResultsPath())
+	warnings, err := writeReports(f.outputDir, f.runID, sel, time.Now(), f.temperature)
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}
+	fmt.Fprintf(out, "reports: %s, %s\n", filepath.Join(f.outputDir, "runs", f.runID, "summary.json"), filepath.Join(f.outputDir, "LEADERBOARD.md"))
 	if errorsTotal > 0 {
 		return findings("%d results could not be evaluated", errorsTotal)
 	}
