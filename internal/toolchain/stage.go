@@ -73,9 +73,9 @@ const (
 func BuildOutcome(step string, res sandbox.Result, timeout fmt.Stringer) result.LayerResult {
 	switch {
 	case res.Cancelled:
-		return errorLayer(step + ": cancelled")
+		return ErrorLayer(step + ": cancelled")
 	case res.TimedOut:
-		return errorLayer(fmt.Sprintf("%s: timed out after %s", step, timeout))
+		return ErrorLayer(fmt.Sprintf("%s: timed out after %s", step, timeout))
 	case res.OK():
 		return result.LayerResult{Status: result.StatusPassed}
 	}
@@ -89,7 +89,7 @@ func BuildOutcome(step string, res sandbox.Result, timeout fmt.Stringer) result.
 
 // StartError is the L1/L2 result when a tool could not even be started.
 func StartError(step string, err error) result.LayerResult {
-	return errorLayer(fmt.Sprintf("%s: %v", step, err))
+	return ErrorLayer(fmt.Sprintf("%s: %v", step, err))
 }
 
 // ToolPath is the PATH in which a backend finds its tools and which the

@@ -18,6 +18,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 )
 
 // Default time limits. Runs stop at RunTimeout as the seeds describe:
@@ -149,7 +150,7 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 		// A target without L1 by design (udev rules) is not a missing
 		// toolchain; anything else is, when L1 is required.
 		if d.opts.RequireBuild && (p.Target.Name == "" || p.Target.CanBuild()) {
-			return errorLayer("L1 is required (--require-layers) but " + p.Skip), nil
+			return ErrorLayer("L1 is required (--require-layers) but " + p.Skip), nil
 		}
 		return result.LayerResult{Status: result.StatusSkipped, Reason: p.Skip}, nil
 	}
@@ -164,7 +165,7 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 	}
 	if p.RunSkip != "" {
 		if d.opts.RequireRun && p.Target.CanRun(p.Board) {
-			return lr, skipRun{Artifact: art, lr: errorLayer("L2 is required (--require-layers) but " + p.RunSkip)}
+			return lr, skipRun{Artifact: art, lr: ErrorLayer("L2 is required (--require-layers) but " + p.RunSkip)}
 		}
 		return lr, skipRun{Artifact: art, lr: result.LayerResult{Status: result.StatusSkipped, Reason: p.RunSkip}}
 	}
@@ -193,9 +194,27 @@ type skipRun struct {
 
 func (s skipRun) Run(context.Context) result.LayerResult { return s.lr }
 
-func errorLayer(msg string) result.LayerResult {
+// ErrorLayer is a layer result with status error: the layer could not give
+// a verdict for a reason of ours, never the code's.
+func ErrorLayer(msg string) result.LayerResult {
 	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
 }
+
+// BuildOnly is the Artifact of a target without L2: it keeps the build until
+// Close and answers Run with a skip that says why.
+type BuildOnly struct {
+	Workspace *sandbox.Workspace
+	// Why completes "platform cannot run: ".
+	Why string
+}
+
+// Run reports the skip.
+func (b *BuildOnly) Run(context.Context) result.LayerResult {
+	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: " + b.Why}
+}
+
+// Close removes the workspace.
+func (b *BuildOnly) Close() error { return b.Workspace.Close() }
 
 // ExpectedOutput reads checks/expected_output.txt: its non-empty lines, each
 // a keyword the run's output must contain. A case without the file has none.

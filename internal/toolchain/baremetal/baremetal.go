@@ -151,11 +151,11 @@ func (b *Backend) env(dir string) []string {
 // src/main.c and runs `make CROSS=<prefix>`.
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	if _, err := os.Stat(filepath.Join(req.Case.Dir, "Makefile")); err != nil {
-		return errorLayer(fmt.Sprintf("case %s has no Makefile: a baremetal case must ship the Makefile that builds %s", req.Case.Dir, Image)), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("case %s has no Makefile: a baremetal case must ship the Makefile that builds %s", req.Case.Dir, Image)), nil
 	}
 	ws, err := toolchain.Stage(req, "baremetal", CodePath)
 	if err != nil {
-		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
 	}
 	args := []string{"make", "CROSS=" + b.cross}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: b.env(ws.Dir), Timeout: req.BuildTimeout})
@@ -167,7 +167,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	if lr.Status == result.StatusPassed {
 		if _, err := os.Stat(filepath.Join(ws.Dir, Image)); err != nil {
 			// The case's Makefile, not the code, broke the convention.
-			lr = errorLayer(fmt.Sprintf("make succeeded but did not produce %s (the case's Makefile must build it)", Image))
+			lr = toolchain.ErrorLayer(fmt.Sprintf("make succeeded but did not produce %s (the case's Makefile must build it)", Image))
 		}
 	}
 	if lr.Status != result.StatusPassed {
@@ -181,7 +181,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	expected, err := toolchain.ExpectedOutput(req.Case)
 	if err != nil {
 		_ = ws.Close()
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	return lr, &artifact{b: b, ws: ws, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, expected: expected}
 }
@@ -205,10 +205,10 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 		return toolchain.StartError("qemu-system-arm", err)
 	}
 	if res.Cancelled {
-		return errorLayer("qemu-system-arm: cancelled")
+		return toolchain.ErrorLayer("qemu-system-arm: cancelled")
 	}
 	if qemuStartFailure(res) {
-		return errorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
 	}
 	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
 	if out.Exited {
@@ -219,10 +219,6 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 
 // Close removes the workspace.
 func (a *artifact) Close() error { return a.ws.Close() }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
 
 // qemuStartFailure reports whether a run that ended with a non-zero status
 // began with QEMU's own diagnostic ("qemu-system-arm: unsupported machine

@@ -149,22 +149,22 @@ func (b *Backend) lookPath(name string) (string, error) {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	ws, err := toolchain.Stage(req, "dtc", CodePath)
 	if err != nil {
-		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
 	}
 	lr := b.compile(ctx, ws, req)
 	if lr.Status != result.StatusPassed {
 		_ = ws.Close()
 		return lr, nil
 	}
-	return lr, &artifact{ws: ws}
+	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "a devicetree overlay is compiled, not run"}
 }
 
 func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolchain.Request) result.LayerResult {
 	if err := writeBindings(ws); err != nil {
-		return errorLayer(err.Error())
+		return toolchain.ErrorLayer(err.Error())
 	}
 	if err := ws.WriteFile(wrapperPath, []byte(Wrapper(req.Code))); err != nil {
-		return errorLayer(err.Error())
+		return toolchain.ErrorLayer(err.Error())
 	}
 	var set []string
 	if b.path != "" {
@@ -180,7 +180,7 @@ func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolch
 	lr := toolchain.BuildOutcome("cpp", res, req.BuildTimeout)
 	if lr.Status == result.StatusFailed {
 		if h := missingBindingHeader(string(res.Output)); h != "" {
-			return errorLayer(fmt.Sprintf("cpp: %s is not among the binding headers this backend ships (%s); the answer can only be compiled with the Zephyr SDK image",
+			return toolchain.ErrorLayer(fmt.Sprintf("cpp: %s is not among the binding headers this backend ships (%s); the answer can only be compiled with the Zephyr SDK image",
 				h, strings.Join(shippedHeaders(), ", ")))
 		}
 	}
@@ -288,21 +288,4 @@ func bareIdentifiers(pre string) []string {
 		}
 	}
 	return out
-}
-
-// artifact is a compiled overlay; it keeps the workspace until Close.
-type artifact struct {
-	ws *sandbox.Workspace
-}
-
-// Run reports that an overlay is not run: the target has no L2.
-func (a *artifact) Run(context.Context) result.LayerResult {
-	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: a devicetree overlay is compiled, not run"}
-}
-
-// Close removes the workspace.
-func (a *artifact) Close() error { return a.ws.Close() }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
 }

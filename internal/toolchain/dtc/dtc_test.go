@@ -117,7 +117,7 @@ func TestCompile(t *testing.T) {
 				}
 				return
 			}
-			dir := art.(*artifact).ws.Dir
+			dir := art.(*toolchain.BuildOnly).Workspace.Dir
 			out, err := os.ReadFile(filepath.Join(dir, OutputPath))
 			require.NoError(t, err)
 			require.Equal(t, []byte{0xd0, 0x0d, 0xfe, 0xed}, out[:4], "a flattened devicetree blob")
@@ -137,7 +137,7 @@ func TestFixupsForUnresolvedReferences(t *testing.T) {
 	lr, art := New().Build(context.Background(), request(c, readFile(t, c.ReferencePath)))
 	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
 	defer func() { require.NoError(t, art.Close()) }()
-	out, err := os.ReadFile(filepath.Join(art.(*artifact).ws.Dir, OutputPath))
+	out, err := os.ReadFile(filepath.Join(art.(*toolchain.BuildOnly).Workspace.Dir, OutputPath))
 	require.NoError(t, err)
 	// &i2c0 and &gpio0 are not defined by the overlay: dtc records them as
 	// fixups (paths in the blob's __fixups__ node) instead of failing.

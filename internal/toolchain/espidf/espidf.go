@@ -127,7 +127,7 @@ func BuildArgs(workspace string) []string {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	chip, err := Chip(req.Board)
 	if err != nil {
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	ws, err := toolchain.Stage(req, "espidf", CodePath)
 	if err != nil {
@@ -148,22 +148,5 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		ws.Close()
 		return lr, nil
 	}
-	return lr, &artifact{ws: ws}
+	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "esp-idf builds are compiled only (no emulator)"}
 }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
-
-// artifact holds the built project until Close; there is nothing to run.
-type artifact struct {
-	ws *sandbox.Workspace
-}
-
-// Run reports that ESP-IDF builds are not run.
-func (a *artifact) Run(context.Context) result.LayerResult {
-	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: esp-idf builds are compiled only (no emulator)"}
-}
-
-// Close removes the workspace.
-func (a *artifact) Close() error { return a.ws.Close() }

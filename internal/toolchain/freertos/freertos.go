@@ -134,7 +134,7 @@ func RunArgs(board string) []string {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	kernel := os.Getenv(KernelEnv)
 	if kernel == "" {
-		return errorLayer("freertos: " + KernelEnv + " is not set"), nil
+		return toolchain.ErrorLayer("freertos: " + KernelEnv + " is not set"), nil
 	}
 	ws, err := toolchain.Stage(req, "freertos", CodePath)
 	if err != nil {
@@ -153,10 +153,6 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	return lr, &artifact{ws: ws, args: RunArgs(req.Board), env: b.env(ws.Dir), timeout: req.RunTimeout, req: req}
 }
 
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
-
 // artifact is a built app.elf in its workspace.
 type artifact struct {
 	ws      *sandbox.Workspace
@@ -170,20 +166,20 @@ type artifact struct {
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	expected, err := toolchain.ExpectedOutput(a.req.Case)
 	if err != nil {
-		return errorLayer(err.Error())
+		return toolchain.ErrorLayer(err.Error())
 	}
 	if _, err := os.Stat(filepath.Join(a.ws.Dir, Firmware)); err != nil {
-		return errorLayer("freertos: make succeeded but left no " + Firmware)
+		return toolchain.ErrorLayer("freertos: make succeeded but left no " + Firmware)
 	}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError("qemu-system-arm", err)
 	}
 	if res.Cancelled {
-		return errorLayer("qemu-system-arm: cancelled")
+		return toolchain.ErrorLayer("qemu-system-arm: cancelled")
 	}
 	if qemuStartFailure(res) {
-		return errorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
 	}
 	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut}
 	if !res.TimedOut {

@@ -238,16 +238,16 @@ func (b *Backend) lookPath(name string) (string, error) {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	kdir, _, err := b.KernelDir()
 	if err != nil {
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	ws, err := toolchain.Stage(req, "kbuild", CodePath)
 	if err != nil {
-		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
 	}
 	if !exists(filepath.Join(ws.Dir, "Kbuild")) && !exists(filepath.Join(ws.Dir, "Makefile")) {
 		if err := ws.WriteFile("Kbuild", []byte(defaultKbuild)); err != nil {
 			_ = ws.Close()
-			return errorLayer(err.Error()), nil
+			return toolchain.ErrorLayer(err.Error()), nil
 		}
 	}
 	set := []string{"KDIR=" + kdir}
@@ -270,34 +270,17 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	lr.Reason = strings.ReplaceAll(strings.ReplaceAll(lr.Reason, ws.Dir+"/", ""), ws.Dir, ".")
 	if lr.Status == result.StatusPassed {
 		if kos, _ := filepath.Glob(filepath.Join(ws.Dir, "*.ko")); len(kos) == 0 {
-			lr = errorLayer("make modules succeeded but built no .ko: the case's Kbuild names no module (obj-m)")
+			lr = toolchain.ErrorLayer("make modules succeeded but built no .ko: the case's Kbuild names no module (obj-m)")
 		}
 	}
 	if lr.Status != result.StatusPassed {
 		_ = ws.Close()
 		return lr, nil
 	}
-	return lr, &artifact{ws: ws}
+	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "kernel modules are built, never loaded"}
 }
 
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// artifact is a built module; it keeps the workspace until Close.
-type artifact struct {
-	ws *sandbox.Workspace
-}
-
-// Run reports that modules are not loaded: the target has no L2.
-func (a *artifact) Run(context.Context) result.LayerResult {
-	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: kernel modules are built, never loaded"}
-}
-
-// Close removes the workspace.
-func (a *artifact) Close() error { return a.ws.Close() }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
 }

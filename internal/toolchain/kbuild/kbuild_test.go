@@ -222,7 +222,7 @@ func TestBuilds(t *testing.T) {
 				require.Nil(t, art)
 				return
 			}
-			dir := art.(*artifact).ws.Dir
+			dir := art.(*toolchain.BuildOnly).Workspace.Dir
 			require.FileExists(t, filepath.Join(dir, "hitcount.ko"))
 			run := art.Run(context.Background())
 			require.Equal(t, result.StatusSkipped, run.Status)
@@ -248,7 +248,7 @@ func TestCommandLineAndEnvironment(t *testing.T) {
 	path := bin + string(os.PathListSeparator) + "/usr/bin:/bin"
 	lr, art := New(WithPath(path), WithKDIR(kdir), WithJobs(3)).Build(context.Background(), request(c, "/* module */"))
 	require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
-	ws := art.(*artifact).ws.Dir
+	ws := art.(*toolchain.BuildOnly).Workspace.Dir
 	require.NoError(t, art.Close())
 
 	rec := readFile(t, filepath.Join(bin, "record.txt"))
@@ -271,7 +271,7 @@ func TestDefaultKbuild(t *testing.T) {
 	lr, art := New(WithPath(bin+":/usr/bin:/bin"), WithKDIR(kdir)).Build(context.Background(), request(c, "/* module */"))
 	require.Equal(t, result.StatusPassed, lr.Status)
 	defer func() { require.NoError(t, art.Close()) }()
-	require.Equal(t, defaultKbuild, readFile(t, filepath.Join(art.(*artifact).ws.Dir, "Kbuild")))
+	require.Equal(t, defaultKbuild, readFile(t, filepath.Join(art.(*toolchain.BuildOnly).Workspace.Dir, "Kbuild")))
 }
 
 func TestInfrastructureErrors(t *testing.T) {

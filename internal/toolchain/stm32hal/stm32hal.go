@@ -177,11 +177,11 @@ func halMissing(board string) string {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	bd, ok := Boards()[req.Board]
 	if !ok {
-		return errorLayer(fmt.Sprintf("stm32-hal: board %q is not in the board table (known: %s)", req.Board, strings.Join(boardNames(), ", "))), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("stm32-hal: board %q is not in the board table (known: %s)", req.Board, strings.Join(boardNames(), ", "))), nil
 	}
 	cube := os.Getenv(HALPathEnv)
 	if cube == "" {
-		return errorLayer("stm32-hal: " + HALPathEnv + " is not set"), nil
+		return toolchain.ErrorLayer("stm32-hal: " + HALPathEnv + " is not set"), nil
 	}
 	ws, err := toolchain.Stage(req, "stm32hal", CodePath)
 	if err != nil {
@@ -192,7 +192,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		ws.Close()
 		return lr, nil
 	}
-	return lr, &artifact{ws: ws}
+	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "stm32-hal builds are compiled only (no emulator)"}
 }
 
 func (b *Backend) compile(ctx context.Context, req toolchain.Request, ws *sandbox.Workspace, bd Board, cube string) result.LayerResult {
@@ -209,7 +209,7 @@ func (b *Backend) compile(ctx context.Context, req toolchain.Request, ws *sandbo
 		args := CompileArgs(bd, cube, incDirs, src)
 		left := time.Until(deadline)
 		if left <= 0 {
-			return errorLayer(fmt.Sprintf("%s %s: timed out after %s", Compiler, src, req.BuildTimeout))
+			return toolchain.ErrorLayer(fmt.Sprintf("%s %s: timed out after %s", Compiler, src, req.BuildTimeout))
 		}
 		res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: left})
 		if err != nil {
@@ -287,20 +287,3 @@ func boardNames() []string {
 	sort.Strings(n)
 	return n
 }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
-
-// artifact holds the compiled workspace until Close; there is nothing to run.
-type artifact struct {
-	ws *sandbox.Workspace
-}
-
-// Run reports that STM32 HAL builds are not run.
-func (a *artifact) Run(context.Context) result.LayerResult {
-	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: stm32-hal builds are compiled only (no emulator)"}
-}
-
-// Close removes the workspace.
-func (a *artifact) Close() error { return a.ws.Close() }

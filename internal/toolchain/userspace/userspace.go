@@ -127,12 +127,12 @@ func Packages(caseDir string) ([]string, error) {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	ws, err := toolchain.Stage(req, "userspace", CodePath)
 	if err != nil {
-		return errorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
+		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
 	}
 	lr := b.build(ctx, ws, req)
 	if lr.Status == result.StatusPassed {
 		if st, err := os.Stat(filepath.Join(ws.Dir, Program)); err != nil || st.Mode()&0o111 == 0 {
-			lr = errorLayer(fmt.Sprintf("the build succeeded but produced no executable ./%s (the case's Makefile must build it)", Program))
+			lr = toolchain.ErrorLayer(fmt.Sprintf("the build succeeded but produced no executable ./%s (the case's Makefile must build it)", Program))
 		}
 	}
 	if lr.Status != result.StatusPassed {
@@ -142,7 +142,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	expected, err := toolchain.ExpectedOutput(req.Case)
 	if err != nil {
 		_ = ws.Close()
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	return lr, &artifact{b: b, ws: ws, timeout: req.RunTimeout, expected: expected}
 }
@@ -166,7 +166,7 @@ func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchai
 	}
 	pkgs, err := Packages(req.Case.Dir)
 	if err != nil {
-		return errorLayer(err.Error())
+		return toolchain.ErrorLayer(err.Error())
 	}
 	var flags []string
 	if len(pkgs) > 0 {
@@ -178,7 +178,7 @@ func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchai
 			if lr.Status == result.StatusFailed {
 				// The packages come from the case, not from the code: a
 				// missing one is this machine's problem.
-				return errorLayer(fmt.Sprintf("pkg-config cannot resolve the case's packages (%s): %s", strings.Join(pkgs, " "), strings.TrimSpace(string(res.Output))))
+				return toolchain.ErrorLayer(fmt.Sprintf("pkg-config cannot resolve the case's packages (%s): %s", strings.Join(pkgs, " "), strings.TrimSpace(string(res.Output))))
 			}
 			return lr
 		}
@@ -208,7 +208,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 		return toolchain.StartError("./"+Program, err)
 	}
 	if res.Cancelled {
-		return errorLayer("./" + Program + ": cancelled")
+		return toolchain.ErrorLayer("./" + Program + ": cancelled")
 	}
 	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
 	if out.Exited {
@@ -219,7 +219,3 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 
 // Close removes the workspace.
 func (a *artifact) Close() error { return a.ws.Close() }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}

@@ -175,11 +175,11 @@ func (b *Backend) Env(workspace, poky string) []string {
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
 	poky := os.Getenv(PokyEnv)
 	if poky == "" {
-		return errorLayer("yocto: " + PokyEnv + " is not set"), nil
+		return toolchain.ErrorLayer("yocto: " + PokyEnv + " is not set"), nil
 	}
 	codePath, err := CodePath(filepath.Base(req.Case.ReferencePath))
 	if err != nil {
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	ws, err := toolchain.Stage(req, "yocto", codePath)
 	if err != nil {
@@ -205,22 +205,5 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		ws.Close()
 		return lr, nil
 	}
-	return lr, &artifact{ws: ws}
+	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "yocto recipes are parsed only"}
 }
-
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
-
-// artifact holds the parsed layer until Close; there is nothing to run.
-type artifact struct {
-	ws *sandbox.Workspace
-}
-
-// Run reports that recipes are not run.
-func (a *artifact) Run(context.Context) result.LayerResult {
-	return result.LayerResult{Status: result.StatusSkipped, Reason: "platform cannot run: yocto recipes are parsed only"}
-}
-
-// Close removes the workspace.
-func (a *artifact) Close() error { return a.ws.Close() }

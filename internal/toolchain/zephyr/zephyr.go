@@ -185,7 +185,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	kind := platform.OutputKind(req.Case)
 	codePath, err := CodePath(kind)
 	if err != nil {
-		return errorLayer(err.Error()), nil
+		return toolchain.ErrorLayer(err.Error()), nil
 	}
 	ws, err := toolchain.Stage(req, "zephyr", codePath)
 	if err != nil {
@@ -215,10 +215,6 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	return lr, a
 }
 
-func errorLayer(msg string) result.LayerResult {
-	return result.LayerResult{Status: result.StatusError, Error: result.Ptr(msg)}
-}
-
 // artifact is a finished build directory in its workspace.
 type artifact struct {
 	ws      *sandbox.Workspace
@@ -232,13 +228,13 @@ type artifact struct {
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	expected, err := toolchain.ExpectedOutput(a.req.Case)
 	if err != nil {
-		return errorLayer(err.Error())
+		return toolchain.ErrorLayer(err.Error())
 	}
 	step := "west build -t run"
 	if IsNative(a.board) {
 		step = NativeExe
 		if _, err := os.Stat(filepath.Join(a.ws.Dir, filepath.FromSlash(NativeExe))); err != nil {
-			return errorLayer("zephyr: west build succeeded but left no " + NativeExe)
+			return toolchain.ErrorLayer("zephyr: west build succeeded but left no " + NativeExe)
 		}
 	}
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
@@ -246,7 +242,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 		return toolchain.StartError(step, err)
 	}
 	if res.Cancelled {
-		return errorLayer(step + ": cancelled")
+		return toolchain.ErrorLayer(step + ": cancelled")
 	}
 	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut}
 	if !res.TimedOut {
