@@ -122,3 +122,25 @@ func TestReportIsDeterministic(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, "--run-id is required")
 }
+
+func TestAnalysisCommandsPoolEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"r1", "r2"} {
+		code, _, errOut := runCLI(t, "run", "--cases", badCorpus, "--case", "timer-001,timer-019", "--model", "reference", "--model", "mock", "--output-dir", dir, "--run-id", id)
+		require.Equal(t, ExitOK, code, errOut)
+	}
+	for cmd, file := range map[string]string{"guide": "SAFE_GUIDE.md", "calibrate": "calibration.json", "ablation": "runs/all/ablation.md"} {
+		code, out, errOut := runCLI(t, cmd, "--cases", badCorpus, "--results", dir)
+		require.Equal(t, ExitOK, code, "%s: %s", cmd, errOut)
+		require.Contains(t, out, filepath.Join(dir, filepath.FromSlash(file)))
+		require.FileExists(t, filepath.Join(dir, filepath.FromSlash(file)))
+	}
+	guide, err := os.ReadFile(filepath.Join(dir, "SAFE_GUIDE.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(guide), "| timer | Critical | 25.0% |", "two runs pooled: 2 of 8 samples pass (the reference passes timer-001 in both runs; mock nothing)")
+	require.Contains(t, string(guide), "| 4 | 8 |")
+
+	code, _, errOut := runCLI(t, "guide", "--cases", badCorpus, "--results", t.TempDir())
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "no runs under")
+}

@@ -306,6 +306,9 @@ func executeRun(cmd *cobra.Command, f *runFlags, specs []string, maxTurns int) e
 	}
 	errorsTotal := printSummary(out, names, results)
 	fmt.Fprintf(out, "results: %s\n", archive.ResultsPath())
+	if err := writeDetails(f.outputDir, f.runID, sel, results); err != nil {
+		return fmt.Errorf("details: %w", err)
+	}
 	warnings, err := writeReports(f.outputDir, f.runID, sel, time.Now(), f.temperature)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)

@@ -193,6 +193,17 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	}
 	w.line()
 
+	if len(opts.Charts) > 0 {
+		w.line("## Charts")
+		w.line()
+		for _, c := range opts.Charts {
+			if strings.HasSuffix(c, ".svg") {
+				name := strings.TrimSuffix(c, ".svg")
+				w.line("![", name, "](", c, ") ([PNG](", name+".png", "))")
+				w.line()
+			}
+		}
+	}
 	w.line(CategoryResultsHeading)
 	w.line()
 	w.line("Pass Rate is pass@1 of the category; Passed and Total count judged samples. ",

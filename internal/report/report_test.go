@@ -225,3 +225,15 @@ func TestCategoryStatus(t *testing.T) {
 
 // Compile-time use of result, so the generator's imports stay honest.
 var _ = result.StatusPassed
+
+func TestLeaderboardLinksCharts(t *testing.T) {
+	rep := goldenReport(t, goldenInput(t))
+	opts := goldenOpts
+	opts.Charts = []string{"heatmap.svg", "heatmap.png", "pass_at_1.svg", "pass_at_1.png"}
+	md := LeaderboardMarkdown(rep, opts)
+	require.Contains(t, string(md), "## Charts\n\n![heatmap](heatmap.svg) ([PNG](heatmap.png))\n\n![pass_at_1](pass_at_1.svg) ([PNG](pass_at_1.png))\n")
+	lb, err := ParseLeaderboard("LEADERBOARD.md", md)
+	require.NoError(t, err, "the charts section does not disturb the v1 parse contract")
+	require.NotEmpty(t, lb.Models)
+	require.NotContains(t, string(LeaderboardMarkdown(rep, goldenOpts)), "## Charts", "no charts, no section")
+}

@@ -22,6 +22,9 @@ type Options struct {
 	// Temperature and NRuns are recorded in summary.json; NRuns < 1 means 1.
 	Temperature float64
 	NRuns       int
+	// Charts are chart files next to LEADERBOARD.md (chart.WriteFiles) that
+	// the leaderboard links; the SVGs are shown, the PNGs linked.
+	Charts []string
 }
 
 // File names inside the results directory.
