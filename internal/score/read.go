@@ -1,7 +1,6 @@
 package score
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,8 @@ import (
 // result.EvalResult object per line, as the runner writes them) to fn, in
 // file order. Records are decoded in parallel but fn is called from one
 // goroutine at a time, so it needs no locking; the record passed to fn is
-// fn's to keep.
+// fn's to keep. Records hold only the fields the Scorer reads (see
+// DecodeResults).
 //
 // Every problem is reported with path:line. A record of an unknown shape (an
 // unknown field, a missing status or attempt, an impossible status, a
@@ -40,6 +40,14 @@ func ReadResults(path string, fn func(result.EvalResult) error) (warnings []stri
 }
 
 // DecodeResults is ReadResults on an open stream; name is used in messages.
+//
+// The records handed to fn carry only the fields the Scorer reads (case id,
+// model, attempt, status, passed, failed_at_layer, scenario, mutation,
+// infra_error, and per layer its number, status and the check details' name,
+// verdict and type); generated_code and the other free-text, timing and cost
+// fields are validated but not kept. Lines are decoded by a purpose-built
+// scanner (lineDecoder) and, when it declines a line, by encoding/json, whose
+// messages the errors are.
 func DecodeResults(r io.Reader, name string, fn func(result.EvalResult) error) ([]string, error) {
 	workers := runtime.GOMAXPROCS(0)
 	done := make(chan struct{})
@@ -49,19 +57,23 @@ func DecodeResults(r io.Reader, name string, fn func(result.EvalResult) error) (
 
 	jobs := make(chan *batch, workers)
 	ordered := make(chan *batch, 2*workers)
+	// free recycles batches (their buffers and outputs) once fn has seen
+	// their records.
+	free := make(chan *batch, 3*workers+2)
 	var readErr error
 	go func() {
 		defer close(jobs)
 		defer close(ordered)
-		readErr = splitBatches(r, name, done, jobs, ordered)
+		readErr = splitBatches(r, name, done, free, jobs, ordered)
 	}()
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			d := newLineDecoder()
 			for b := range jobs {
-				b.decode(name)
+				b.decode(d, name)
 				close(b.ready)
 			}
 		}()
@@ -85,7 +97,12 @@ func DecodeResults(r io.Reader, name string, fn func(result.EvalResult) error) (
 				stop()
 				return warnings, fmt.Errorf("%s:%d: %w", name, o.line, err)
 			}
-			o.res = result.EvalResult{}
+		}
+		clear(b.out)
+		b.out = b.out[:0]
+		select {
+		case free <- b:
+		default:
 		}
 	}
 	// ordered is closed only after splitBatches returned.
@@ -95,19 +112,16 @@ func DecodeResults(r io.Reader, name string, fn func(result.EvalResult) error) (
 	return warnings, nil
 }
 
-// batch is a run of consecutive lines decoded by one worker.
+// batch is a run of consecutive whole lines decoded by one worker.
 type batch struct {
-	buf   []byte
-	lines []lineRef
+	buf []byte
+	// first is the number of the first line in buf.
+	first int
+	// eof marks the last batch of the stream: its last line is torn when it
+	// has no trailing newline.
+	eof   bool
 	out   []decoded
 	ready chan struct{}
-}
-
-type lineRef struct {
-	start, end int
-	number     int
-	// torn marks a last line without a trailing newline.
-	torn bool
 }
 
 type decoded struct {
@@ -117,79 +131,128 @@ type decoded struct {
 	warning string
 }
 
+// batchBytes is the size a batch is read in; a line longer than that grows
+// its batch.
 const batchBytes = 1 << 20
 
-func splitBatches(r io.Reader, name string, done <-chan struct{}, jobs, ordered chan<- *batch) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	line := 0
-	cur := &batch{ready: make(chan struct{})}
-	send := func() bool {
-		if len(cur.lines) == 0 {
-			return true
-		}
+// splitBatches reads r in large blocks, cut after their last newline (the
+// partial line is carried to the next block), and sends them, numbered, to
+// the workers and, in order, to the consumer.
+func splitBatches(r io.Reader, name string, done <-chan struct{}, free <-chan *batch, jobs, ordered chan<- *batch) error {
+	get := func() *batch {
 		select {
-		case ordered <- cur:
-		case <-done:
-			return false
+		case b := <-free:
+			b.buf, b.eof, b.ready = b.buf[:0], false, make(chan struct{})
+			return b
+		default:
+			return &batch{buf: make([]byte, 0, batchBytes), ready: make(chan struct{})}
 		}
-		select {
-		case jobs <- cur:
-		case <-done:
-			return false
-		}
-		cur = &batch{buf: make([]byte, 0, batchBytes), ready: make(chan struct{})}
-		return true
 	}
+	line := 1
+	cur := get()
 	for {
-		chunk, err := br.ReadSlice('\n')
-		start := len(cur.buf)
-		cur.buf = append(cur.buf, chunk...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			chunk, err = br.ReadSlice('\n')
-			cur.buf = append(cur.buf, chunk...)
-		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("%s:%d: read: %w", name, line+1, err)
-		}
-		if len(cur.buf) > start {
-			line++
-			end := len(cur.buf)
-			torn := cur.buf[end-1] != '\n'
-			if len(bytes.TrimSpace(cur.buf[start:end])) == 0 {
-				cur.buf = cur.buf[:start]
-			} else {
-				cur.lines = append(cur.lines, lineRef{start: start, end: end, number: line, torn: torn})
+		// Fill cur, growing it when it holds no complete line.
+		eof := false
+		scanned := 0
+		cut := -1
+		for {
+			if len(cur.buf) == cap(cur.buf) {
+				cur.buf = append(cur.buf, 0)[:len(cur.buf)]
 			}
+			n, err := r.Read(cur.buf[len(cur.buf):cap(cur.buf)])
+			cur.buf = cur.buf[:len(cur.buf)+n]
+			if err == io.EOF {
+				eof = true
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("%s:%d: read: %w", name, line+bytes.Count(cur.buf, []byte{'\n'}), err)
+			}
+			if len(cur.buf) < cap(cur.buf) {
+				continue
+			}
+			if i := bytes.LastIndexByte(cur.buf[scanned:], '\n'); i >= 0 {
+				cut = scanned + i + 1
+				break
+			}
+			scanned = len(cur.buf)
 		}
-		if err == io.EOF {
-			send()
-			return nil
+		next := get()
+		if eof {
+			cur.eof = true
+		} else {
+			next.buf = append(next.buf, cur.buf[cut:]...)
+			cur.buf = cur.buf[:cut]
 		}
-		if len(cur.buf) >= batchBytes {
-			if !send() {
+		cur.first = line
+		line += bytes.Count(cur.buf, []byte{'\n'})
+		if len(cur.buf) > 0 {
+			select {
+			case ordered <- cur:
+			case <-done:
 				return nil
 			}
+			select {
+			case jobs <- cur:
+			case <-done:
+				return nil
+			}
+		}
+		if eof {
+			return nil
+		}
+		cur = next
+	}
+}
+
+// decode decodes the lines of b with d, filling b.out.
+func (b *batch) decode(d *lineDecoder, name string) {
+	buf, number := b.buf, b.first
+	for len(buf) > 0 {
+		n := bytes.IndexByte(buf, '\n') + 1
+		torn := false
+		if n == 0 {
+			n, torn = len(buf), b.eof
+		}
+		line := buf[:n]
+		buf = buf[n:]
+		number++
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		b.out = append(b.out, decoded{line: number - 1})
+		o := &b.out[len(b.out)-1]
+		var err error
+		o.res, err = d.line(line)
+		switch {
+		case err == nil:
+		case torn && errors.As(err, new(*syntaxProblem)):
+			o.res = result.EvalResult{}
+			o.warning = fmt.Sprintf("warning: %s:%d: last line is cut off (%d bytes, not valid JSON, no trailing newline; the file was probably torn while being written); that result is missing from every score",
+				name, o.line, len(line))
+		default:
+			o.res = result.EvalResult{}
+			o.err = fmt.Errorf("%s:%d: %w", name, o.line, err)
 		}
 	}
 }
 
-func (b *batch) decode(name string) {
-	b.out = make([]decoded, len(b.lines))
-	for i, l := range b.lines {
-		o := &b.out[i]
-		o.line = l.number
-		res, err := decodeLine(b.buf[l.start:l.end])
-		switch {
-		case err == nil:
-			o.res = res
-		case l.torn && errors.As(err, new(*syntaxProblem)):
-			o.warning = fmt.Sprintf("warning: %s:%d: last line is cut off (%d bytes, not valid JSON, no trailing newline; the file was probably torn while being written); that result is missing from every score",
-				name, l.number, l.end-l.start)
-		default:
-			o.err = fmt.Errorf("%s:%d: %w", name, l.number, err)
+// line decodes one non-blank line with the fast decoder, or with decodeLine
+// when the fast decoder declines it; either way the record holds only
+// scoredFields and the error is decodeLine's.
+func (d *lineDecoder) line(line []byte) (result.EvalResult, error) {
+	var res result.EvalResult
+	if d.decode(trimLine(line), &res) {
+		if err := CheckResult(&res); err != nil {
+			return result.EvalResult{}, err
 		}
+		return res, nil
 	}
-	b.buf, b.lines = nil, nil
+	res, err := decodeLine(line)
+	if err != nil {
+		return result.EvalResult{}, err
+	}
+	return scoredFields(&res), nil
 }
 
 // syntaxProblem is a line that is not (complete) JSON.
@@ -203,8 +266,15 @@ type wireResult struct {
 	Attempt *int `json:"attempt"`
 }
 
+// trimLine drops a byte order mark and then surrounding space.
+func trimLine(line []byte) []byte {
+	return bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))
+}
+
+// decodeLine decodes one line with encoding/json. It is the reference
+// decoder: the fast one (lineDecoder) hands it every line it does not accept.
 func decodeLine(line []byte) (result.EvalResult, error) {
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))
+	trimmed := trimLine(line)
 	if len(trimmed) == 0 {
 		return result.EvalResult{}, fmt.Errorf("expected a result object, found only a byte order mark")
 	}
