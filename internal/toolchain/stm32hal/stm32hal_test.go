@@ -2,6 +2,7 @@ package stm32hal
 
 import (
 	"context"
+	tt "github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -122,7 +123,7 @@ func TestRealCompilerUsesTheBoardABI(t *testing.T) {
 func standIn(t testing.TB, names ...string) string {
 	t.Helper()
 	bin := t.TempDir()
-	script := read(t, "testdata/bin/standin")
+	script := tt.Script()
 	for _, n := range names {
 		require.NoError(t, os.WriteFile(filepath.Join(bin, n), []byte(script), 0o755))
 	}

@@ -2,6 +2,7 @@ package yocto
 
 import (
 	"context"
+	tt "github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ func fakePoky(t testing.TB) string {
 	write(t, filepath.Join(poky, "oe-init-build-env"), "# stand-in\n")
 	write(t, filepath.Join(poky, "meta/conf/layer.conf"), "# stand-in\n")
 	write(t, filepath.Join(poky, "meta-poky/conf/layer.conf"), "# stand-in\n")
-	require.NoError(t, os.WriteFile(filepath.Join(poky, "bitbake/bin/bitbake"), []byte(read(t, "testdata/bin/standin")), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(poky, "bitbake/bin/bitbake"), []byte(tt.Script()), 0o755))
 	write(t, filepath.Join(poky, "bitbake/bin/bitbake.post"), read(t, "testdata/bin/bitbake.post"))
 	t.Setenv(PokyEnv, poky)
 	return poky
