@@ -90,10 +90,12 @@ internal error.`,
 		newGuideCommand(),
 		newCalibrateCommand(),
 		newAblationCommand(),
+		newPublishCommand(),
 		newListCommand(),
 		newCategoriesCommand(),
 		NewShardCommand(),
 		NewMergeCommand(),
+		newPipelineCommand(),
 	)
 	return root
 }
