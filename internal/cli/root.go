@@ -95,7 +95,6 @@ internal error.`,
 		newCategoriesCommand(),
 		NewShardCommand(),
 		NewMergeCommand(),
-		newPipelineCommand(),
 	)
 	return root
 }
