@@ -13,6 +13,7 @@ packages=(
 	linux-headers-amd64                                  # kernel modules with kbuild (L1)
 	libgpiod-dev libsystemd-dev                          # Linux userspace cases (L1, L2)
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm  # bare-metal Cortex-M (L1, L2)
+	shellcheck                                           # the scripts inside workflows and actions
 )
 
 missing=()
