@@ -60,9 +60,9 @@ func TestExitCodes(t *testing.T) {
 	code, _, _ = runCLI(t, "frobnicate")
 	require.Equal(t, ExitUsage, code)
 
-	code, _, errOut = runCLI(t, "shard")
+	code, _, errOut = runCLI(t, "shard", "--cases", badCorpus, "--max-jobs", "300", "--plan", filepath.Join(t.TempDir(), "plan.json"))
 	require.Equal(t, ExitUsage, code)
-	require.Contains(t, errOut, "not built yet")
+	require.Contains(t, errOut, "embedeval: --max-jobs must be between 1 and 256 (GitHub's matrix limit), got 300\n")
 }
 
 func TestListAndCategories(t *testing.T) {

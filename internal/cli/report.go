@@ -7,71 +7,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/embedeval/embedeval-go/internal/analysis"
 	"github.com/embedeval/embedeval-go/internal/cases"
-	"github.com/embedeval/embedeval-go/internal/chart"
 	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/publish"
 	"github.com/embedeval/embedeval-go/internal/report"
 	"github.com/embedeval/embedeval-go/internal/result"
-	"github.com/embedeval/embedeval-go/internal/score"
 )
 
-// writeReports scores runs/<runID>/results.jsonl under resultsDir against the
-// corpus metadata and writes every report of the run: summary.json,
-// per_check_metrics.json, LEADERBOARD.md (with its charts),
-// LEADERBOARD_PER_CHECK.md, report.md, SAFE_GUIDE.md, TEST_RESULTS.md,
-// history.json, calibration and ablation. It returns the warnings. The
-// generated code under details/ is written by the run itself (writeDetails):
-// scoring reads results without their code.
+// writeReports writes every report of a stored run (publish.WriteReports).
 func writeReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64) ([]string, error) {
-	metas := make([]cases.Metadata, len(corpus))
-	for i, c := range corpus {
-		metas[i] = c.Meta
-	}
-	lookup := score.LookupFrom(metas)
-	opts := report.Options{RunID: runID, Temperature: temperature}
-	if !generated.IsZero() {
-		opts.Generated = generated.UTC().Format(time.RFC3339)
-	}
-	sc := score.New(lookup)
-	col := analysis.NewCollector(lookup)
-	path := filepath.Join(resultsDir, "runs", runID, "results.jsonl")
-	warnings, err := score.ReadResults(path, func(r result.EvalResult) error {
-		if err := sc.Add(&r); err != nil {
-			return err
-		}
-		return col.Add(&r)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("score %s: %w", path, err)
-	}
-	sc.Warn(warnings...)
-	rep := sc.Finish()
-	an := col.Finish()
-	if len(rep.Models) > 0 {
-		charts, err := chart.WriteFiles(resultsDir, rep)
-		if err != nil {
-			return nil, fmt.Errorf("charts: %w", err)
-		}
-		opts.Charts = charts
-	}
-	if err := report.WriteRun(resultsDir, rep, opts); err != nil {
-		return nil, err
-	}
-	ext, err := analysis.DefaultExternalBenchmarks()
-	if err != nil {
-		return nil, err
-	}
-	if err := report.WriteAnalysis(resultsDir, rep, an, analysis.EmbedGaps(rep.Models, ext, analysis.DefaultBenchmark), opts); err != nil {
-		return nil, err
-	}
-	if err := report.WriteCalibration(resultsDir, an.Calibration, opts); err != nil {
-		return nil, err
-	}
-	if err := report.WriteAblation(resultsDir, an.Ablation, opts); err != nil {
-		return nil, err
-	}
-	return warnings, nil
+	return publish.WriteReports(resultsDir, runID, corpus, generated, temperature)
 }
 
 // writeDetails writes each result's generated code under

@@ -95,6 +95,7 @@ internal error.`,
 		newCategoriesCommand(),
 		NewShardCommand(),
 		NewMergeCommand(),
+		newPipelineCommand(),
 	)
 	return root
 }

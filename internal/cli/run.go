@@ -160,6 +160,11 @@ type runFlags struct {
 	runID          string
 	outputDir      string
 	replayRecord   string
+	// planFile, shard and artifact run one shard of a pipeline plan
+	// (run --plan FILE --shard N --artifact FILE).
+	planFile string
+	shard    int
+	artifact string
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -203,11 +208,17 @@ when some results are errors (case or infrastructure), 2 on bad flags.`,
 	f.register(cmd)
 	cmd.Flags().StringArrayVar(&models, "model", []string{"reference"}, "model spec (repeatable): reference, mock, replay:<file>, claude-code://<model>, openai:<model>, anthropic:<model> (see docs/RUNNING.md)")
 	cmd.Flags().IntVar(&f.feedbackRounds, "feedback-rounds", 0, "compiler-feedback rounds after an L0 or L1 failure")
+	cmd.Flags().StringVar(&f.planFile, "plan", "", "run one shard of this pipeline plan (written by shard): cases, model, samples and scenario come from the plan")
+	cmd.Flags().IntVar(&f.shard, "shard", 0, "with --plan: the shard to run (1-based)")
+	cmd.Flags().StringVar(&f.artifact, "artifact", "", "with --plan: the shard artifact to write (default shard-<N>.json)")
 	return cmd
 }
 
 // executeRun runs the benchmark for run (maxTurns 0) and agent (maxTurns > 0).
 func executeRun(cmd *cobra.Command, f *runFlags, specs []string, maxTurns int) error {
+	if f.planFile != "" || f.shard != 0 || f.artifact != "" {
+		return executeShardRun(cmd, f)
+	}
 	scenario, err := runner.ParseScenario(f.scenario)
 	if err != nil {
 		return usageError(fmt.Errorf("--scenario: %w", err))

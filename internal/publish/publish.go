@@ -1,0 +1,299 @@
+// Package publish turns stored runs into the files people read: it scores a
+// run's results.jsonl and writes every report of that run (summary.json,
+// per_check_metrics.json, report.md, guides, history, calibration, ablation,
+// charts), and it rebuilds the pooled leaderboard from the latest run of
+// every model under results/runs/. It is shared by `embedeval run`,
+// `embedeval report` and the pipeline's merge step. It reads results and
+// writes reports only: it never runs a model, never evaluates code and never
+// changes a results.jsonl.
+package publish
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/analysis"
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/chart"
+	"github.com/embedeval/embedeval-go/internal/report"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/runner"
+	"github.com/embedeval/embedeval-go/internal/score"
+)
+
+// lookupOf builds the scorer's metadata lookup from the corpus.
+func lookupOf(corpus []*cases.Case) score.Lookup {
+	metas := make([]cases.Metadata, len(corpus))
+	for i, c := range corpus {
+		metas[i] = c.Meta
+	}
+	return score.LookupFrom(metas)
+}
+
+// WriteReports scores runs/<runID>/results.jsonl under resultsDir against the
+// corpus metadata and writes every report of the run: summary.json,
+// per_check_metrics.json, LEADERBOARD.md (with its charts),
+// LEADERBOARD_PER_CHECK.md, report.md, SAFE_GUIDE.md, TEST_RESULTS.md,
+// history.json, calibration and ablation. It returns the scorer's warnings.
+// The generated code under details/ is written by the run itself: scoring
+// reads results without their code. A zero generated time leaves the
+// timestamp out, so that the same input gives byte-identical files.
+func WriteReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64) ([]string, error) {
+	path := filepath.Join(resultsDir, "runs", runID, runner.ResultsFile)
+	return writeRunReports(resultsDir, runID, corpus, generated, temperature, func(add func(result.EvalResult) error) ([]string, error) {
+		warnings, err := score.ReadResults(path, add)
+		if err != nil {
+			return nil, fmt.Errorf("score %s: %w", path, err)
+		}
+		return warnings, nil
+	})
+}
+
+// WriteReportsFrom is WriteReports for results already in memory (the
+// run's results.jsonl as merge writes it): the same reports, without
+// reading the file back.
+func WriteReportsFrom(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64, results []result.EvalResult) ([]string, error) {
+	return writeRunReports(resultsDir, runID, corpus, generated, temperature, func(add func(result.EvalResult) error) ([]string, error) {
+		for i := range results {
+			if err := add(results[i]); err != nil {
+				return nil, fmt.Errorf("score run %s: %w", runID, err)
+			}
+		}
+		return nil, nil
+	})
+}
+
+// feedFunc hands every result of a run to add and returns the input warnings.
+type feedFunc func(add func(result.EvalResult) error) ([]string, error)
+
+func writeRunReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64, feed feedFunc) ([]string, error) {
+	lookup := lookupOf(corpus)
+	opts := report.Options{RunID: runID, Temperature: temperature}
+	if !generated.IsZero() {
+		opts.Generated = generated.UTC().Format(time.RFC3339)
+	}
+	sc := score.New(lookup)
+	col := analysis.NewCollector(lookup)
+	warnings, err := feed(func(r result.EvalResult) error {
+		if err := sc.Add(&r); err != nil {
+			return err
+		}
+		return col.Add(&r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	sc.Warn(warnings...)
+	rep := sc.Finish()
+	an := col.Finish()
+	if len(rep.Models) > 0 {
+		charts, err := chart.WriteFiles(resultsDir, rep)
+		if err != nil {
+			return nil, fmt.Errorf("charts: %w", err)
+		}
+		opts.Charts = charts
+	}
+	if err := report.WriteRun(resultsDir, rep, opts); err != nil {
+		return nil, err
+	}
+	ext, err := analysis.DefaultExternalBenchmarks()
+	if err != nil {
+		return nil, err
+	}
+	if err := report.WriteAnalysis(resultsDir, rep, an, analysis.EmbedGaps(rep.Models, ext, analysis.DefaultBenchmark), opts); err != nil {
+		return nil, err
+	}
+	if err := report.WriteCalibration(resultsDir, an.Calibration, opts); err != nil {
+		return nil, err
+	}
+	if err := report.WriteAblation(resultsDir, an.Ablation, opts); err != nil {
+		return nil, err
+	}
+	return warnings, nil
+}
+
+// storedRun is one runs/<id>/ directory with a manifest.
+type storedRun struct {
+	id       string
+	manifest runner.Manifest
+}
+
+// LatestRuns maps every model found in the manifests (run.json) under
+// resultsDir/runs/ to the id of the latest run that holds it: the run that
+// started last, ties broken by run id. Run directories without a manifest,
+// and the run named exclude, are ignored.
+func LatestRuns(resultsDir, exclude string) (map[string]string, error) {
+	dirs, err := os.ReadDir(filepath.Join(resultsDir, "runs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	var runs []storedRun
+	for _, d := range dirs {
+		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") || d.Name() == exclude {
+			continue
+		}
+		path := filepath.Join(resultsDir, "runs", d.Name(), runner.ManifestFile)
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		var m runner.Manifest
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if _, err := os.Stat(filepath.Join(resultsDir, "runs", d.Name(), runner.ResultsFile)); err != nil {
+			continue
+		}
+		runs = append(runs, storedRun{id: d.Name(), manifest: m})
+	}
+	slices.SortFunc(runs, func(a, b storedRun) int {
+		return cmp.Or(a.manifest.StartedAt.Compare(b.manifest.StartedAt), strings.Compare(a.id, b.id))
+	})
+	latest := map[string]string{}
+	for _, r := range runs {
+		for _, m := range r.manifest.Options.Models {
+			latest[m] = r.id
+		}
+	}
+	return latest, nil
+}
+
+// ScoreLeaderboard scores the pooled leaderboard: for every model, the
+// results of its latest run (LatestRuns), leaving out the run named exclude
+// (when not empty: the leaderboard as it was before that run). It returns
+// nil when there is no run at all.
+func ScoreLeaderboard(resultsDir string, corpus []*cases.Case, exclude string) (*score.Report, error) {
+	return scoreLeaderboard(resultsDir, corpus, exclude, nil)
+}
+
+// Current is a run whose results are in memory; the leaderboard reads them
+// from here instead of from its results.jsonl.
+type Current struct {
+	RunID   string
+	Results []result.EvalResult
+}
+
+func scoreLeaderboard(resultsDir string, corpus []*cases.Case, exclude string, cur *Current) (*score.Report, error) {
+	latest, err := LatestRuns(resultsDir, exclude)
+	if err != nil {
+		return nil, err
+	}
+	if len(latest) == 0 {
+		return nil, nil
+	}
+	byRun := map[string]map[string]bool{}
+	for model, id := range latest {
+		if byRun[id] == nil {
+			byRun[id] = map[string]bool{}
+		}
+		byRun[id][model] = true
+	}
+	ids := make([]string, 0, len(byRun))
+	for id := range byRun {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	sc := score.New(lookupOf(corpus))
+	for _, id := range ids {
+		keep := byRun[id]
+		if cur != nil && cur.RunID == id {
+			for i := range cur.Results {
+				if keep[cur.Results[i].Model] {
+					if err := sc.Add(&cur.Results[i]); err != nil {
+						return nil, fmt.Errorf("score run %s: %w", id, err)
+					}
+				}
+			}
+			continue
+		}
+		path := filepath.Join(resultsDir, "runs", id, runner.ResultsFile)
+		warnings, err := score.ReadResults(path, func(r result.EvalResult) error {
+			if !keep[r.Model] {
+				return nil
+			}
+			return sc.Add(&r)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("score %s: %w", path, err)
+		}
+		sc.Warn(warnings...)
+	}
+	return sc.Finish(), nil
+}
+
+// LeaderboardOptions say how the pooled leaderboard is labelled.
+type LeaderboardOptions struct {
+	// RunID is the run that triggered the rebuild (shown on the run line).
+	RunID string
+	// Generated is the timestamp to show; zero leaves it out.
+	Generated time.Time
+	// Partial, when not empty, is written as a warning line right under the
+	// schema comment: the newest run is missing shards.
+	Partial string
+	// Current, when set, supplies that run's results from memory.
+	Current *Current
+}
+
+// WriteLeaderboard rebuilds LEADERBOARD.md, LEADERBOARD_PER_CHECK.md and the
+// charts from the latest run of every model, so that a run of one model
+// leaves the others on the leaderboard. It returns the pooled report (nil
+// and no files written when there is no run).
+func WriteLeaderboard(resultsDir string, corpus []*cases.Case, lo LeaderboardOptions) (*score.Report, error) {
+	rep, err := scoreLeaderboard(resultsDir, corpus, "", lo.Current)
+	if err != nil || rep == nil {
+		return rep, err
+	}
+	opts := report.Options{RunID: lo.RunID}
+	if !lo.Generated.IsZero() {
+		opts.Generated = lo.Generated.UTC().Format(time.RFC3339)
+	}
+	if len(rep.Models) > 0 {
+		if opts.Charts, err = chart.WriteFiles(resultsDir, rep); err != nil {
+			return nil, fmt.Errorf("charts: %w", err)
+		}
+	}
+	board := report.LeaderboardMarkdown(rep, opts)
+	if lo.Partial != "" {
+		board = markPartial(board, lo.Partial)
+	}
+	files := []struct {
+		name string
+		data []byte
+	}{
+		{report.LeaderboardFile, board},
+		{report.LeaderboardPerCheckFile, report.LeaderboardPerCheckMarkdown(rep, opts)},
+	}
+	for _, f := range files {
+		if err := report.WriteFileAtomic(filepath.Join(resultsDir, f.name), f.data); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// PartialPrefix starts the warning line of a partial leaderboard.
+const PartialPrefix = "> **Warning: partial results.** "
+
+// markPartial inserts the partial warning after the schema comment (the
+// second line), leaving the parse contract's H1 and comment where they are.
+func markPartial(board []byte, why string) []byte {
+	lines := strings.SplitAfterN(string(board), "\n", 3)
+	if len(lines) < 3 {
+		return append(board, []byte("\n"+PartialPrefix+why+"\n")...)
+	}
+	return []byte(lines[0] + lines[1] + "\n" + PartialPrefix + why + "\n" + lines[2])
+}
