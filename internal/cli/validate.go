@@ -11,7 +11,7 @@ import (
 func newValidateCommand() *cobra.Command {
 	var corpus corpusFlags
 	var tc toolchainFlags
-	var layers string
+	var layers, checkNamesBase string
 	var asJSON, verbose bool
 	var jobs int
 	var limits checks.Limits
@@ -46,7 +46,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			}
 			rep, err := validate.Run(cmd.Context(), validate.Options{
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
-				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d,
+				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
 			})
 			if err != nil {
 				return err
@@ -70,6 +70,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	fl := cmd.Flags()
 	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
 	fl.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fl.StringVar(&checkNamesBase, "check-names-base", "", "git revision to hold check names against: a name reported there must still be reported or be renamed in checks/check_name_migrations.yaml")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "also say why layers were skipped and list checks no negative defends")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "cases validated in parallel (0: one per CPU)")
 	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")

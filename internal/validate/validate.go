@@ -30,6 +30,10 @@ type Options struct {
 	Jobs            int
 	Toolchain       eval.Toolchain
 	Limits          checks.Limits
+	// CheckNamesBase, when set, is a git revision: every check name a case
+	// reported there must still be reported or be renamed in
+	// checks/check_name_migrations.yaml (contract §4.2).
+	CheckNamesBase string
 }
 
 // LayerSummary is one layer of the reference's evaluation.
@@ -132,7 +136,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, rt, ev, variantEv, s, entries[i], opts.Filter)
+		reports[i] = validateCase(ctx, rt, ev, variantEv, s, entries[i], opts.Filter, opts.CheckNamesBase)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -182,7 +186,7 @@ func summarize(rep *Report) Summary {
 }
 
 // validateCase returns nil when the case is filtered out.
-func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter) *CaseReport {
+func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
 	cr := &CaseReport{ID: e.Name, Dir: e.Dir, Layers: []LayerSummary{}, Negatives: []NegativeReport{}, Variants: []VariantReport{}, Problems: []diag.Problem{}}
 	c, ps := cases.Load(e)
 	cr.Problems = append(cr.Problems, ps...)
@@ -231,6 +235,9 @@ func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.E
 	if checksRan(res) {
 		cr.Coverage = coverage(cc, refChecks)
 		cr.Problems = append(cr.Problems, migrationProblems(filepath.Join(c.Dir, filepath.FromSlash(cases.MigrationsFile)), refChecks)...)
+		if base != "" {
+			cr.Problems = append(cr.Problems, immutabilityProblems(ctx, rt, s, c, base, refChecks)...)
+		}
 	}
 	for _, path := range c.AcceptPaths {
 		vr := VariantReport{File: path, Layers: []LayerSummary{}}

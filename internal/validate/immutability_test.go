@@ -1,0 +1,83 @@
+package validate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/testenv"
+)
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+}
+
+func edit(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(data), old)
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(data), old, new)), 0o644))
+}
+
+func TestCheckNameImmutability(t *testing.T) {
+	testenv.Tool(t, "git", "git", "check names are compared with a base revision")
+	repo := t.TempDir()
+	caseDir := filepath.Join(repo, "cases", "zephyr", "timer-001")
+	copyTree(t, filepath.Join(badCorpus, "zephyr", "timer-001"), caseDir)
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+
+	validateAgainst := func(rev string) []string {
+		rep, err := Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: rev})
+		require.NoError(t, err)
+		var out []string
+		for _, p := range rep.Cases[0].Problems {
+			out = append(out, strings.TrimPrefix(p.String(), caseDir+"/"))
+		}
+		return out
+	}
+	require.Empty(t, validateAgainst("HEAD"), "nothing changed")
+
+	// Rename a check without recording it.
+	edit(t, filepath.Join(caseDir, "checks", "behavior.star"), `"timer_started"`, `"timer_running"`)
+	edit(t, filepath.Join(caseDir, "checks", "negatives.star"), `"timer_started"`, `"timer_running"`)
+	require.Equal(t, []string{
+		`checks/static.star: check_name "timer_started" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record the rename in checks/check_name_migrations.yaml [check-names]`,
+	}, validateAgainst("HEAD"))
+
+	// Recorded: accepted.
+	require.NoError(t, os.WriteFile(filepath.Join(caseDir, "checks", "check_name_migrations.yaml"),
+		[]byte("renames:\n  - from: timer_started\n    to: timer_running\n    since: \"2026-11-29\"\n    reason: \"says what is checked\"\n"), 0o644))
+	require.Empty(t, validateAgainst("HEAD"))
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "rename")
+
+	// Removing an entry from the append-only log is refused.
+	require.NoError(t, os.WriteFile(filepath.Join(caseDir, "checks", "check_name_migrations.yaml"), []byte("renames: []\n"), 0o644))
+	require.Equal(t, []string{
+		`checks/check_name_migrations.yaml: the rename "timer_started" -> "timer_running" of HEAD was removed; the migrations file is append-only [check-names]`,
+	}, validateAgainst("HEAD"))
+
+	// A case that does not exist at the base revision is new: nothing to hold.
+	newCase := filepath.Join(repo, "cases", "zephyr", "timer-002")
+	copyTree(t, filepath.Join(badCorpus, "zephyr", "timer-001"), newCase)
+	edit(t, filepath.Join(newCase, "metadata.yaml"), `"timer-001"`, `"timer-002"`)
+	rep, err := Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: "HEAD"})
+	require.NoError(t, err)
+	require.Equal(t, "timer-002", rep.Cases[1].ID)
+	require.Empty(t, rep.Cases[1].Problems)
+
+	rep, err = Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: "no-such-ref"})
+	require.NoError(t, err)
+	require.Contains(t, rep.Cases[0].Problems[0].String(), "cannot compare check names with no-such-ref")
+}
