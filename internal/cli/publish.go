@@ -104,6 +104,10 @@ is written to a file and nothing is sent (no token needed).`,
 			default:
 				fmt.Fprintf(out, "updated %s (branch %s, %d files changed)\n", res.PRURL, res.Branch, res.Uploaded)
 			}
+			if res.PRURL != "" && os.Getenv("GITHUB_OUTPUT") != "" {
+				// In a workflow step: expose the pull request to later steps.
+				actionsFor(cmd, os.Getenv).SetOutput("pull-request-url", res.PRURL)
+			}
 			return nil
 		},
 	}
