@@ -1,0 +1,36 @@
+package catalog
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/toolchain"
+)
+
+func TestCatalogOfFixtures(t *testing.T) {
+	corpus := cases.LoadCorpus("../validate/testdata/bad/cases", "")
+	sel := corpus.Select(cases.Filter{IDs: []string{"timer-001", "timer-016"}})
+	require.Len(t, sel, 2)
+	runs := func(c *cases.Case) toolchain.Plan {
+		tgt := platform.Target{Name: "zephyr", Layers: []string{"L1", "L2"}, RunBoards: []string{"native_sim"}}
+		if c.Meta.ID == "timer-001" {
+			return toolchain.Plan{Target: tgt, Board: "native_sim"}
+		}
+		return toolchain.Plan{Target: tgt, Board: "native_sim", Skip: "toolchain unavailable"}
+	}
+	rows, err := Build(context.Background(), sel, runs)
+	require.NoError(t, err)
+	require.Equal(t, []Row{
+		{ID: "timer-001", Title: "Periodic timer", Category: "timer", SDK: "zephyr", Platform: "native_sim", Board: "native_sim", Difficulty: "easy", Tier: "core", InImage: "L0 L1 L2 L3 L4", Layers: "L0 L1 L2 L3 L4", Checks: 2, Negatives: 2},
+		{ID: "timer-016", Title: "Periodic timer", Category: "timer", SDK: "zephyr", Platform: "native_sim", Board: "native_sim", Difficulty: "easy", Tier: "core", InImage: "L0 L1 L2 L3 L4", Layers: "L0 L3 L4", Checks: 2, Negatives: 2},
+	}, rows)
+	md := string(Markdown(rows, "test machine"))
+	require.Contains(t, md, "2 cases, 4 checks, 4 negatives.")
+	require.Contains(t, md, "| timer | 2 | 0 | 0 | 2 |\n| **total** | 2 | 0 | 0 | 2 |")
+	require.Equal(t, 2, strings.Count(md, "| Periodic timer | timer |"))
+}
