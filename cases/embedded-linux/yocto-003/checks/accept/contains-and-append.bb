@@ -1,0 +1,27 @@
+SUMMARY = "telemetryd - forwards sensor readings to a broker"
+HOMEPAGE = "https://git.example.com/iot/telemetryd"
+LICENSE = "Apache-2.0"
+LIC_FILES_CHKSUM = "file://${S}/LICENSE;md5=3b83ef96387f14655fc854ddc3c6bd57"
+
+SRC_URI = "git://git.example.com/iot/telemetryd.git;branch=release-1.2;protocol=https"
+SRCREV = "4f1c2b9e8d7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e"
+PV .= "+git"
+
+S = "${WORKDIR}/git"
+
+DEPENDS = "json-c"
+
+inherit pkgconfig meson
+
+PACKAGECONFIG ?= " \
+    tls \
+    ${@bb.utils.contains('DISTRO_FEATURES', 'systemd', 'systemd', '', d)} \
+"
+PACKAGECONFIG[tls] = "-Dtls=enabled,-Dtls=disabled,openssl,ca-certificates"
+PACKAGECONFIG[spool] = "-Dspool=enabled,-Dspool=disabled,sqlite3,"
+PACKAGECONFIG[systemd] = "-Dsystemd=enabled,-Dsystemd=disabled,systemd,"
+
+TELEMETRYD_PORT ??= "8883"
+EXTRA_OEMESON:append = " -Dport=${TELEMETRYD_PORT}"
+
+RDEPENDS:${PN}:append = " tzdata"
