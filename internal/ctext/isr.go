@@ -20,7 +20,7 @@ func isrRegistrarArgs(api string) []int {
 		"gpio_isr_handler_add", // ESP-IDF
 		"attachInterrupt":      // Arduino
 		return []int{1}
-	case "k_timer_init": // Zephyr: expiry and stop functions run in the timer ISR
+	case "k_timer_init", "K_TIMER_DEFINE": // Zephyr: expiry and stop functions run in the timer ISR
 		return []int{1, 2}
 	}
 	return nil
