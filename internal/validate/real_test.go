@@ -23,6 +23,7 @@ func TestLocalPlatformsForReal(t *testing.T) {
 	testenv.Tool(t, "dtc", "device-tree-compiler", "it compiles devicetree overlays")
 	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi", "it builds the bare-metal cases")
 	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "it runs the bare-metal cases")
+	testenv.Tool(t, "pkg-config", "pkg-config", "it finds libgpiod for the userspace case")
 	reg, err := platform.Default()
 	require.NoError(t, err)
 	d := toolchain.New(reg, toolchain.Options{RequireBuild: true, RequireRun: true}, backends.All()...)
@@ -33,13 +34,16 @@ func TestLocalPlatformsForReal(t *testing.T) {
 	}
 	rep, err := Run(context.Background(), Options{
 		CasesDir: "../../cases", Toolchain: d,
-		Filter: cases.Filter{IDs: []string{"timer-001", "linux-driver-001", "device-tree-001"}},
+		Filter: cases.Filter{IDs: []string{"timer-001", "memory-opt-001", "boot-001", "linux-driver-001", "linux-userspace-002", "device-tree-001"}},
 	})
 	require.NoError(t, err)
 	want := map[string][2]result.Status{
-		"timer-001":        {result.StatusPassed, result.StatusPassed},
-		"linux-driver-001": {result.StatusPassed, result.StatusSkipped},
-		"device-tree-001":  {result.StatusPassed, result.StatusSkipped},
+		"timer-001":           {result.StatusPassed, result.StatusPassed},
+		"memory-opt-001":      {result.StatusPassed, result.StatusPassed},
+		"boot-001":            {result.StatusPassed, result.StatusPassed},
+		"linux-userspace-002": {result.StatusPassed, result.StatusPassed},
+		"linux-driver-001":    {result.StatusPassed, result.StatusSkipped},
+		"device-tree-001":     {result.StatusPassed, result.StatusSkipped},
 	}
 	require.Len(t, rep.Cases, len(want))
 	for _, c := range rep.Cases {
