@@ -18,7 +18,7 @@ func TestBundledCasesResolve(t *testing.T) {
 		require.True(t, ok, c.Meta.ID)
 		got[c.Meta.SDK+"/"+c.Meta.ID] = tg.Name + " " + tg.Board(c)
 	}
-	require.Equal(t, map[string]string{
+	want := map[string]string{
 		"baremetal/timer-001":                "baremetal-cortex-m mps2-an385",
 		"embedded-linux/linux-driver-001":    "linux-kernel-module x86_64",
 		"embedded-linux/linux-userspace-001": "linux-udev-rules x86_64",
@@ -28,7 +28,14 @@ func TestBundledCasesResolve(t *testing.T) {
 		"zephyr/device-tree-001":             "zephyr-devicetree-overlay native_sim",
 		"zephyr/gpio-basic-001":              "zephyr native_sim",
 		"zephyr/kconfig-001":                 "zephyr-kconfig-fragment native_sim",
-	}, got)
+		"embedded-linux/yocto-001":           "yocto qemuarm64",
+		"embedded-linux/linux-userspace-002": "linux-userspace x86_64",
+		"zephyr/adc-001":                     "zephyr nrf52840dk/nrf52840",
+	}
+	for k, v := range want {
+		require.Equal(t, v, got[k], k)
+	}
+	require.Len(t, got, len(corpus.Cases), "every bundled case resolves to a target")
 }
 
 func TestCanRun(t *testing.T) {
