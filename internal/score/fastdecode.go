@@ -192,45 +192,7 @@ const (
 )
 
 func (d *lineDecoder) layerList(dst *[]result.LayerResult) bool {
-	if d.null() {
-		return true
-	}
-	if !d.consume('[') {
-		return false
-	}
-	if len(d.layers) == cap(d.layers) {
-		// A fresh slab also makes [] non-nil, as encoding/json has it.
-		d.layers = growSlab(d.layers, len(d.layers))
-	}
-	start := len(d.layers)
-	d.space()
-	if d.consume(']') {
-		*dst = d.layers[start:start:start]
-		return true
-	}
-	for {
-		if len(d.layers) == cap(d.layers) {
-			d.layers = growSlab(d.layers, start)
-			start = 0
-		}
-		d.layers = d.layers[:len(d.layers)+1]
-		l := &d.layers[len(d.layers)-1]
-		*l = result.LayerResult{}
-		if !d.layer(l) {
-			return false
-		}
-		d.space()
-		if d.consume(']') {
-			break
-		}
-		if !d.consume(',') {
-			return false
-		}
-		d.space()
-	}
-	end := len(d.layers)
-	*dst = d.layers[start:end:end]
-	return true
+	return decodeList(d, &d.layers, dst, d.layer)
 }
 
 func (d *lineDecoder) layer(l *result.LayerResult) bool {
@@ -283,45 +245,7 @@ const (
 )
 
 func (d *lineDecoder) detailList(dst *[]result.CheckDetail) bool {
-	if d.null() {
-		return true
-	}
-	if !d.consume('[') {
-		return false
-	}
-	if len(d.details) == cap(d.details) {
-		// A fresh slab also makes [] non-nil, as encoding/json has it.
-		d.details = growSlab(d.details, len(d.details))
-	}
-	start := len(d.details)
-	d.space()
-	if d.consume(']') {
-		*dst = d.details[start:start:start]
-		return true
-	}
-	for {
-		if len(d.details) == cap(d.details) {
-			d.details = growSlab(d.details, start)
-			start = 0
-		}
-		d.details = d.details[:len(d.details)+1]
-		c := &d.details[len(d.details)-1]
-		*c = result.CheckDetail{}
-		if !d.detail(c) {
-			return false
-		}
-		d.space()
-		if d.consume(']') {
-			break
-		}
-		if !d.consume(',') {
-			return false
-		}
-		d.space()
-	}
-	end := len(d.details)
-	*dst = d.details[start:end:end]
-	return true
+	return decodeList(d, &d.details, dst, d.detail)
 }
 
 func (d *lineDecoder) detail(c *result.CheckDetail) bool {
@@ -754,6 +678,52 @@ func (d *lineDecoder) scanString() (plain, esc, ok bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// decodeList decodes a JSON array (or null) of objects into rows appended
+// to *slab, pointing *dst at them; item decodes one row in place. Rows of
+// one array stay contiguous: when the slab is full, growSlab moves them.
+func decodeList[T any](d *lineDecoder, slab *[]T, dst *[]T, item func(*T) bool) bool {
+	if d.null() {
+		return true
+	}
+	if !d.consume('[') {
+		return false
+	}
+	if len(*slab) == cap(*slab) {
+		// A fresh slab also makes [] non-nil, as encoding/json has it.
+		*slab = growSlab(*slab, len(*slab))
+	}
+	start := len(*slab)
+	d.space()
+	if d.consume(']') {
+		*dst = (*slab)[start:start:start]
+		return true
+	}
+	for {
+		if len(*slab) == cap(*slab) {
+			*slab = growSlab(*slab, start)
+			start = 0
+		}
+		*slab = (*slab)[:len(*slab)+1]
+		row := &(*slab)[len(*slab)-1]
+		var zero T
+		*row = zero
+		if !item(row) {
+			return false
+		}
+		d.space()
+		if d.consume(']') {
+			break
+		}
+		if !d.consume(',') {
+			return false
+		}
+		d.space()
+	}
+	end := len(*slab)
+	*dst = (*slab)[start:end:end]
+	return true
 }
 
 // growSlab starts a new slab for a record whose rows so far are s[start:],
