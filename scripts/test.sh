@@ -14,6 +14,7 @@ packages=(
 	libgpiod-dev libsystemd-dev                          # Linux userspace cases (L1, L2)
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm  # bare-metal Cortex-M (L1, L2)
 	shellcheck                                           # the scripts inside workflows and actions
+	python3                                              # the bridge to Python check modules (checks/*.py)
 )
 
 missing=()

@@ -139,11 +139,15 @@ func Load(e Entry) (*Case, []diag.Problem) {
 		return p
 	}
 	c.PromptPath = required("prompt.md", "prompt (prompt.md)")
-	c.StaticPath = required(filepath.Join("checks", "static.star"), "L0 check file (checks/static.star)")
-	c.BehaviorPath = required(filepath.Join("checks", "behavior.star"), "L3 check file (checks/behavior.star)")
-	if p := filepath.Join(e.Dir, "checks", "negatives.star"); fileExists(p) {
-		c.NegativesPath = p
+	checkFile := func(stem, what string) string {
+		if p := checkFilePath(e.Dir, stem); p != "" {
+			return p
+		}
+		return required(filepath.Join("checks", stem+".star"), fmt.Sprintf("%s (checks/%s.star, or checks/%s.py for the Python bridge)", what, stem, stem))
 	}
+	c.StaticPath = checkFile("static", "L0 check file")
+	c.BehaviorPath = checkFile("behavior", "L3 check file")
+	c.NegativesPath = checkFilePath(e.Dir, "negatives")
 	if p := filepath.Join(e.Dir, "checks", "expected_output.txt"); fileExists(p) {
 		c.ExpectedOutputPath = p
 	}
@@ -168,6 +172,51 @@ func Load(e Entry) (*Case, []diag.Problem) {
 	c.Hash = hash
 	return c, problems
 }
+
+// checkFilePath returns checks/<stem>.star, or checks/<stem>.py when the case
+// has no Starlark counterpart (a case of the Python implementation's format,
+// run through the Python bridge), or "" when neither exists.
+func checkFilePath(dir, stem string) string {
+	for _, ext := range []string{".star", ".py"} {
+		if p := filepath.Join(dir, "checks", stem+ext); fileExists(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// Check backends a case can use, as CheckBackend reports them.
+const (
+	BackendStarlark = "starlark"
+	BackendPython   = "python"
+	BackendMixed    = "mixed"
+)
+
+// CheckBackend says how the case's check files run: "starlark", "python"
+// (every check file is a .py module) or "mixed" (some of each, as during a
+// file-by-file migration).
+func (c *Case) CheckBackend() string {
+	py, star := 0, 0
+	for _, p := range []string{c.StaticPath, c.BehaviorPath, c.NegativesPath} {
+		switch filepath.Ext(p) {
+		case ".py":
+			py++
+		case ".star":
+			star++
+		}
+	}
+	switch {
+	case py == 0:
+		return BackendStarlark
+	case star == 0:
+		return BackendPython
+	default:
+		return BackendMixed
+	}
+}
+
+// UsesPython reports whether any check file of the case is a Python module.
+func (c *Case) UsesPython() bool { return c.CheckBackend() != BackendStarlark }
 
 // findReference picks reference/main.c, or the only regular file in reference/.
 func findReference(dir string) (string, *diag.Problem) {

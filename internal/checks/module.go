@@ -19,12 +19,18 @@ type CheckModule struct {
 	Path    string
 	rt      *Runtime
 	runFunc *starlark.Function
+	// foreign runs the module instead of Starlark when it is a .py file.
+	foreign ForeignBackend
 	// Source is the file's text, kept for the scope audit and error positions.
 	Source []byte
 }
 
 // LoadChecksFile reads and loads a check file.
+// A .py file is loaded through the foreign backend (see UseForeign).
 func (r *Runtime) LoadChecksFile(ctx context.Context, path string) (*CheckModule, error) {
+	if IsForeignFile(path) {
+		return r.loadForeignChecks(ctx, path)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read check file: %v", err)}
@@ -58,6 +64,9 @@ func (r *Runtime) LoadChecks(ctx context.Context, path string, src []byte) (*Che
 // records. Any error (a raise, a limit, a wrong shape) names file:line:col and is
 // a case error, never a verdict on the code.
 func (m *CheckModule) Run(ctx context.Context, s *Session, code string) ([]result.CheckDetail, error) {
+	if m.foreign != nil {
+		return m.foreign.RunChecks(ctx, m.Path, code)
+	}
 	v, err := m.rt.call(ctx, s, "run_checks", func(th *starlark.Thread) (starlark.Value, error) {
 		return starlark.Call(th, m.runFunc, starlark.Tuple{starlark.String(code)}, nil)
 	})
@@ -86,6 +95,8 @@ type Negative struct {
 	mutation starlark.Callable
 	labels   map[string]syntax.Position
 	set      *NegativeSet
+	// foreign applies the mutation when the set is a .py module.
+	foreign ForeignBackend
 }
 
 // LabelPos returns where a must_fail/should_fail label is written, falling back
@@ -105,7 +116,11 @@ type NegativeSet struct {
 }
 
 // LoadNegativesFile reads and loads a negatives file.
+// A .py file is loaded through the foreign backend (see UseForeign).
 func (r *Runtime) LoadNegativesFile(ctx context.Context, path string) (*NegativeSet, error) {
+	if IsForeignFile(path) {
+		return r.loadForeignNegatives(ctx, path)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read negatives file: %v", err)}
@@ -233,6 +248,9 @@ func stringList(v starlark.Value) ([]string, error) {
 
 // Apply runs the mutation on code. The mutation must return a string.
 func (n *Negative) Apply(ctx context.Context, s *Session, code string) (string, error) {
+	if n.foreign != nil {
+		return n.foreign.ApplyNegative(ctx, n.set.Path, n.Name, code)
+	}
 	v, err := n.set.rt.call(ctx, s, "mutation", func(th *starlark.Thread) (starlark.Value, error) {
 		return starlark.Call(th, n.mutation, starlark.Tuple{starlark.String(code)}, nil)
 	})

@@ -46,6 +46,8 @@ type Runtime struct {
 	queries *csyntax.QueryCache
 	// regexps holds the compiled re patterns of every session.
 	regexps *regexCache
+	// foreign loads .py check files; nil refuses them.
+	foreign ForeignBackend
 }
 
 // NewRuntime builds a runtime. table may be nil to use the shipped

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/pycheck"
 )
 
 // corpusFlags are the flags that choose cases; every command that reads the
@@ -37,4 +42,43 @@ func (f *corpusFlags) resolved() (cases.Filter, error) {
 		return flt, usageError(err)
 	}
 	return flt, nil
+}
+
+// pythonFlags enable the bridge to check modules in the Python
+// implementation's format (checks/*.py), which run arbitrary code.
+type pythonFlags struct {
+	allow  bool
+	python string
+}
+
+func (f *pythonFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.allow, "allow-python-checks", false, "run cases whose check files are Python modules (checks/*.py) through the Python bridge; they execute arbitrary code, so only for trusted corpora")
+	fl.StringVar(&f.python, "python", pycheck.DefaultPython, "Python interpreter of the bridge (its PYTHONPATH must reach the Python implementation's embedeval package)")
+}
+
+// options returns the bridge options, or nil when Python checks are not allowed.
+func (f *pythonFlags) options(timeout time.Duration) *pycheck.Options {
+	if !f.allow {
+		return nil
+	}
+	return &pycheck.Options{Python: f.python, Timeout: timeout}
+}
+
+// refuse returns a usage error naming the selected cases that need the Python
+// bridge when it is not enabled.
+func (f *pythonFlags) refuse(selected []*cases.Case) error {
+	if f.allow {
+		return nil
+	}
+	var ids []string
+	for _, c := range selected {
+		if c.UsesPython() {
+			ids = append(ids, c.Meta.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return usageError(fmt.Errorf("%d selected case(s) have Python check modules (checks/*.py), which execute arbitrary code: %s; pass --allow-python-checks to run them (trusted corpora only)", len(ids), strings.Join(ids, ", ")))
 }

@@ -101,7 +101,7 @@ func writeList(w io.Writer, sel []*cases.Case, asJSON bool) error {
 	for _, c := range sel {
 		m := c.Meta
 		rows = append(rows, listRow{ID: m.ID, SDK: m.SDK, Category: m.Category, Difficulty: m.Difficulty, Tier: m.Tier,
-			Platform: m.Platform, Board: m.Board(), Visibility: m.Visibility, Created: m.CreatedDate, Checks: "starlark",
+			Platform: m.Platform, Board: m.Board(), Visibility: m.Visibility, Created: m.CreatedDate, Checks: c.CheckBackend(),
 			Title: m.Title, Dir: c.Dir, Hash: c.Hash})
 	}
 	if asJSON {

@@ -62,11 +62,13 @@ type modelFlags struct {
 	concurrency int
 	callTimeout time.Duration
 	limits      checks.Limits
+	python      pythonFlags
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
 	f.corpus.register(cmd)
 	f.tc.register(cmd)
+	f.python.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "evaluations in parallel (0: one per CPU)")
@@ -141,11 +143,14 @@ func (f *modelFlags) prepare(cmd *cobra.Command, specs []string) (*prepared, err
 	if len(sel) == 0 {
 		return nil, usageError(fmt.Errorf("no cases selected under %s", f.corpus.casesDir))
 	}
+	if err := f.python.refuse(sel); err != nil {
+		return nil, err
+	}
 	p.selected = sel
 	p.opts = runner.Options{
 		Cases: sel, Models: p.models, Temperature: f.temperature, MaxTokens: f.maxTokens,
 		Prompt: prompt.Options{ContextPack: p.packText}, Platforms: p.platforms,
-		Layers: set, Jobs: f.jobs, Limits: f.limits, Toolchain: d,
+		Layers: set, Jobs: f.jobs, Limits: f.limits, Toolchain: d, Python: f.python.options(f.limits.Timeout),
 	}
 	return p, nil
 }

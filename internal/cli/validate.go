@@ -15,6 +15,7 @@ func newValidateCommand() *cobra.Command {
 	var asJSON, verbose bool
 	var jobs int
 	var limits checks.Limits
+	var python pythonFlags
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check cases: metadata, check files, reference through every layer, negatives, coverage",
@@ -47,6 +48,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			rep, err := validate.Run(cmd.Context(), validate.Options{
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
+				Python: python.options(limits.Timeout),
 			})
 			if err != nil {
 				return err
@@ -75,5 +77,6 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	fl.IntVarP(&jobs, "jobs", "j", 0, "cases validated in parallel (0: one per CPU)")
 	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
 	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
+	python.register(cmd)
 	return cmd
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/llm"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/prompt"
+	"github.com/embedeval/embedeval-go/internal/pycheck"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/workpool"
 )
@@ -84,6 +85,9 @@ type Options struct {
 	Jobs      int
 	Toolchain eval.Toolchain
 	Limits    checks.Limits
+	// Python, when set, runs check files that are Python modules through one
+	// pycheck worker for the whole run; nil refuses them (case errors).
+	Python *pycheck.Options
 	// Archive, when set, receives every result as it finishes (appended and
 	// fsynced by one writer goroutine), and the results it already holds are
 	// neither redone nor duplicated.
@@ -262,6 +266,11 @@ func Run(ctx context.Context, opts Options) ([]result.EvalResult, error) {
 	rt, err := checks.NewRuntime(opts.Limits, nil)
 	if err != nil {
 		return nil, fmt.Errorf("check runtime: %w", err)
+	}
+	if opts.Python != nil {
+		bridge := pycheck.New(*opts.Python)
+		defer bridge.Close()
+		rt.UseForeign(bridge)
 	}
 	p, err := plan(ctx, rt, &opts)
 	if err != nil {

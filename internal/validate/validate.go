@@ -17,6 +17,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/pycheck"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/workpool"
 )
@@ -30,6 +31,9 @@ type Options struct {
 	Jobs            int
 	Toolchain       eval.Toolchain
 	Limits          checks.Limits
+	// Python, when set, runs check files that are Python modules through one
+	// pycheck worker; nil refuses them (each such case reports an error).
+	Python *pycheck.Options
 	// CheckNamesBase, when set, is a git revision: every check name a case
 	// reported there must still be reported or be renamed in
 	// checks/check_name_migrations.yaml (contract §4.2).
@@ -105,6 +109,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	var bridge *pycheck.Bridge
+	if opts.Python != nil {
+		bridge = pycheck.New(*opts.Python)
+		defer bridge.Close()
+		rt.UseForeign(bridge)
+	}
 	if opts.Layers == 0 {
 		opts.Layers = eval.AllLayers
 	}
@@ -136,7 +146,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, rt, ev, variantEv, s, entries[i], opts.Filter, opts.CheckNamesBase)
+		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge}, s, entries[i], opts.Filter, opts.CheckNamesBase)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -186,7 +196,16 @@ func summarize(rep *Report) Summary {
 }
 
 // validateCase returns nil when the case is filtered out.
-func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.Evaluator, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
+// caseEnv is what every case's validation shares.
+type caseEnv struct {
+	rt            *checks.Runtime
+	ev, variantEv *eval.Evaluator
+	// bridge runs .py check files; nil when they are not allowed.
+	bridge *pycheck.Bridge
+}
+
+func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
+	rt, ev, variantEv, bridge := env.rt, env.ev, env.variantEv, env.bridge
 	cr := &CaseReport{ID: e.Name, Dir: e.Dir, Layers: []LayerSummary{}, Negatives: []NegativeReport{}, Variants: []VariantReport{}, Problems: []diag.Problem{}}
 	c, ps := cases.Load(e)
 	cr.Problems = append(cr.Problems, ps...)
@@ -204,7 +223,17 @@ func validateCase(ctx context.Context, rt *checks.Runtime, ev, variantEv *eval.E
 	cc, ps := eval.LoadCaseChecks(ctx, rt, c)
 	cr.Problems = append(cr.Problems, ps...)
 	for _, m := range []*checks.CheckModule{cc.Static, cc.Behavior} {
-		if m != nil {
+		switch {
+		case m == nil:
+		case checks.IsForeignFile(m.Path):
+			if bridge != nil {
+				found, err := bridge.Audit(ctx, m.Path)
+				if err != nil {
+					cr.Problems = append(cr.Problems, diag.Errorf(m.Path, 0, 0, checks.AuditRule, "scope audit failed: %v", err))
+				}
+				cr.Problems = append(cr.Problems, found...)
+			}
+		default:
 			cr.Problems = append(cr.Problems, checks.AuditScope(m.Path, m.Source)...)
 		}
 	}

@@ -1,0 +1,451 @@
+package pycheck
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
+)
+
+//go:embed worker.py
+var workerSource string
+
+// DefaultPython is the interpreter used when Options.Python is empty.
+const DefaultPython = "python3"
+
+// BridgeRule is the diagnostic rule of worker failures (crash, hang, no
+// interpreter), as opposed to the case's own load/runtime/shape errors.
+const BridgeRule = "python-bridge"
+
+// PassThroughEnv names the variables the worker inherits besides the sandbox's
+// base allowlist: where Python looks for the Python implementation's package.
+func PassThroughEnv() []string {
+	return []string{"PYTHONPATH", "VIRTUAL_ENV", "PYTHONUSERBASE"}
+}
+
+// Options configure a Bridge.
+type Options struct {
+	// Python is the interpreter (a name on PATH or a path); DefaultPython if empty.
+	Python string
+	// Timeout bounds one call (import, run_checks, one mutation);
+	// checks.DefaultTimeout if zero.
+	Timeout time.Duration
+	// Logger receives worker starts and restarts; slog.Default() if nil.
+	Logger *slog.Logger
+}
+
+// Bridge is a checks.ForeignBackend backed by one CPython worker process. It is
+// safe for concurrent use: calls are serialised, the worker being one
+// single-threaded interpreter.
+type Bridge struct {
+	opts Options
+	// slot is a one-place semaphore guarding w; waiting on it honours ctx.
+	slot chan struct{}
+	w    *worker
+	ws   *sandbox.Workspace
+	// starts counts worker processes started (1 + restarts).
+	starts int
+}
+
+var _ checks.ForeignBackend = (*Bridge)(nil)
+
+// New returns a bridge; the worker starts on the first call.
+func New(opts Options) *Bridge {
+	if opts.Python == "" {
+		opts.Python = DefaultPython
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = checks.DefaultTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Bridge{opts: opts, slot: make(chan struct{}, 1)}
+}
+
+// Starts returns how many worker processes the bridge has started so far.
+func (b *Bridge) Starts() int {
+	b.slot <- struct{}{}
+	defer func() { <-b.slot }()
+	return b.starts
+}
+
+// Close stops the worker and removes its temporary directory.
+func (b *Bridge) Close() error {
+	b.slot <- struct{}{}
+	defer func() { <-b.slot }()
+	if b.w != nil {
+		b.w.stop()
+		b.w = nil
+	}
+	if b.ws != nil {
+		err := b.ws.Close()
+		b.ws = nil
+		return err
+	}
+	return nil
+}
+
+// Version starts the worker if needed and returns the interpreter's version.
+// It is how callers fail fast when the interpreter is missing.
+func (b *Bridge) Version(ctx context.Context) (string, error) {
+	var resp struct {
+		Python string `json:"python"`
+	}
+	if err := b.call(ctx, "", request{Op: "ping"}, &resp); err != nil {
+		return "", err
+	}
+	return resp.Python, nil
+}
+
+// LoadChecks implements checks.ForeignBackend.
+func (b *Bridge) LoadChecks(ctx context.Context, path string) error {
+	return b.call(ctx, path, request{Op: "load_checks", Path: path}, nil)
+}
+
+// RunChecks implements checks.ForeignBackend.
+func (b *Bridge) RunChecks(ctx context.Context, path, code string) ([]result.CheckDetail, error) {
+	var resp struct {
+		Details []map[string]json.RawMessage `json:"details"`
+	}
+	if err := b.call(ctx, path, request{Op: "run_checks", Path: path, Code: &code}, &resp); err != nil {
+		return nil, err
+	}
+	details, err := toDetails(resp.Details)
+	if err != nil {
+		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-shape", "run_checks returned %v", err)}
+	}
+	return details, nil
+}
+
+// LoadNegatives implements checks.ForeignBackend.
+func (b *Bridge) LoadNegatives(ctx context.Context, path string) ([]checks.ForeignNegative, error) {
+	var resp struct {
+		Negatives []struct {
+			Name           string   `json:"name"`
+			MustFail       []string `json:"must_fail"`
+			ShouldFail     []string `json:"should_fail"`
+			Description    string   `json:"description"`
+			BugDescription string   `json:"bug_description"`
+			FactorID       string   `json:"factor_id"`
+			Line           int      `json:"line"`
+		} `json:"negatives"`
+	}
+	if err := b.call(ctx, path, request{Op: "load_negatives", Path: path}, &resp); err != nil {
+		return nil, err
+	}
+	out := make([]checks.ForeignNegative, 0, len(resp.Negatives))
+	seen := map[string]bool{}
+	for i, n := range resp.Negatives {
+		bad := func(format string, args ...any) error {
+			return &diag.AsError{Problem: diag.Errorf(path, n.Line, 0, "negatives", "NEGATIVES[%d]: %s", i, fmt.Sprintf(format, args...))}
+		}
+		switch {
+		case len(n.MustFail) == 0 && len(n.ShouldFail) == 0:
+			return nil, bad("negative %q needs must_fail or should_fail (a non-empty list of check names)", n.Name)
+		case seen[n.Name]:
+			return nil, bad("duplicate negative name %q", n.Name)
+		}
+		seen[n.Name] = true
+		out = append(out, checks.ForeignNegative{
+			Name: n.Name, MustFail: n.MustFail, ShouldFail: n.ShouldFail, Description: n.Description,
+			BugDescription: n.BugDescription, FactorID: n.FactorID, Line: n.Line,
+		})
+	}
+	return out, nil
+}
+
+// ApplyNegative implements checks.ForeignBackend.
+func (b *Bridge) ApplyNegative(ctx context.Context, path, name, code string) (string, error) {
+	var resp struct {
+		Code string `json:"code"`
+	}
+	if err := b.call(ctx, path, request{Op: "apply", Path: path, Name: name, Code: &code}, &resp); err != nil {
+		return "", err
+	}
+	return resp.Code, nil
+}
+
+// Audit reports raw substring tests on the code parameter of a .py check
+// file (`"x" in code`, code.find(...)), like checks.AuditScope does for
+// Starlark files.
+func (b *Bridge) Audit(ctx context.Context, path string) ([]diag.Problem, error) {
+	var resp struct {
+		CodeName string `json:"code_name"`
+		Findings []struct {
+			Line int    `json:"line"`
+			Col  int    `json:"col"`
+			Op   string `json:"op"`
+		} `json:"findings"`
+	}
+	if err := b.call(ctx, path, request{Op: "audit", Path: path}, &resp); err != nil {
+		return nil, err
+	}
+	var problems []diag.Problem
+	for _, f := range resp.Findings {
+		what := fmt.Sprintf("raw substring test %q", f.Op)
+		if f.Op != "in" && f.Op != "not in" {
+			what = fmt.Sprintf("raw substring search %s.%s(...)", resp.CodeName, f.Op)
+		}
+		problems = append(problems, diag.Errorf(path, f.Line, f.Col, checks.AuditRule,
+			"%s on the code argument; use scoped_contains(%s, needle, scope=\"stripped\"|\"code_only\"|\"raw\")", what, resp.CodeName))
+	}
+	return problems, nil
+}
+
+type request struct {
+	Op   string  `json:"op"`
+	Path string  `json:"path,omitempty"`
+	Name string  `json:"name,omitempty"`
+	Code *string `json:"code,omitempty"`
+}
+
+type response struct {
+	OK      bool   `json:"ok"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+}
+
+// kindRules maps the worker's error kinds to diagnostic rules.
+func kindRule(kind string) string {
+	switch kind {
+	case "load":
+		return "check-load"
+	case "runtime":
+		return "check-runtime"
+	case "shape":
+		return "check-shape"
+	case "negatives":
+		return "negatives"
+	default:
+		return BridgeRule
+	}
+}
+
+// call sends one request and decodes the response into out (when not nil).
+// A case error comes back as a *diag.AsError naming path and line; a hang or a
+// crash stops the worker (the next call starts a fresh one) and is reported
+// the same way, so the case is an error and never a model failure.
+func (b *Bridge) call(ctx context.Context, path string, req request, out any) error {
+	select {
+	case b.slot <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-b.slot }()
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return fmt.Errorf("resolve %s: %w", path, err)
+		}
+		req.Path = abs
+	}
+	if b.w == nil {
+		if err := b.start(); err != nil {
+			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "cannot start the Python check worker: %v", err)}
+		}
+	}
+	line, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encode %s request: %w", req.Op, err)
+	}
+	raw, err := b.w.roundTrip(ctx, append(line, '\n'), b.opts.Timeout)
+	if err != nil {
+		w := b.w
+		b.w = nil
+		w.stop()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var timeout *timeoutError
+		if errors.As(err, &timeout) {
+			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-runtime",
+				"%s did not return within %s; the Python worker was stopped and is restarted for the next call", opName(req.Op), b.opts.Timeout)}
+		}
+		b.opts.Logger.Warn("python check worker died; it is restarted for the next call", "err", err, "stderr", w.stderrTail())
+		return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "the Python worker died during %s (%v); stderr: %s", opName(req.Op), err, w.stderrTail())}
+	}
+	var resp response
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
+	}
+	if !resp.OK {
+		return &diag.AsError{Problem: diag.Errorf(path, resp.Line, 0, kindRule(resp.Kind), "%s", resp.Message)}
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
+		}
+	}
+	return nil
+}
+
+func opName(op string) string {
+	switch op {
+	case "run_checks":
+		return "run_checks"
+	case "apply":
+		return "the mutation"
+	case "load_checks", "load_negatives":
+		return "the import"
+	default:
+		return op
+	}
+}
+
+func (b *Bridge) start() error {
+	if b.ws == nil {
+		ws, err := sandbox.NewWorkspace("embedeval-python-")
+		if err != nil {
+			return err
+		}
+		b.ws = ws
+	}
+	set := []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "PYTHONUNBUFFERED=1"}
+	if _, ok := os.LookupEnv("PYTHONUSERBASE"); !ok {
+		// HOME is the workspace in the sandbox; keep user-site installs
+		// (pip install --user) of the real home importable.
+		if home, err := os.UserHomeDir(); err == nil {
+			set = append(set, "PYTHONUSERBASE="+filepath.Join(home, ".local"))
+		}
+	}
+	cmd := exec.Command(b.opts.Python, "-B", "-c", workerSource)
+	cmd.Dir = b.ws.Dir
+	cmd.Env = sandbox.Env(b.ws.Dir, PassThroughEnv(), set...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	w, err := startWorker(cmd)
+	if err != nil {
+		return err
+	}
+	b.w = w
+	b.starts++
+	b.opts.Logger.Debug("python check worker started", "python", b.opts.Python, "pid", cmd.Process.Pid, "starts", b.starts)
+	return nil
+}
+
+type timeoutError struct{}
+
+func (*timeoutError) Error() string { return "timed out" }
+
+// worker is one running interpreter.
+type worker struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan []byte // closed when stdout ends
+	done  chan struct{}
+
+	mu     sync.Mutex
+	stderr []byte // last maxStderr bytes
+}
+
+const maxStderr = 4096
+
+func startWorker(cmd *exec.Cmd) (*worker, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	w := &worker{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), done: make(chan struct{})}
+	go func() {
+		defer close(w.lines)
+		r := bufio.NewReaderSize(stdout, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 && err == nil {
+				w.lines <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := stderr.Read(buf)
+			if n > 0 {
+				w.mu.Lock()
+				w.stderr = append(w.stderr, buf[:n]...)
+				if len(w.stderr) > maxStderr {
+					w.stderr = append([]byte(nil), w.stderr[len(w.stderr)-maxStderr:]...)
+				}
+				w.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		_ = cmd.Wait()
+		close(w.done)
+	}()
+	return w, nil
+}
+
+func (w *worker) roundTrip(ctx context.Context, req []byte, timeout time.Duration) ([]byte, error) {
+	if _, err := w.stdin.Write(req); err != nil {
+		return nil, fmt.Errorf("write request: %w", err)
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case line, ok := <-w.lines:
+		if !ok {
+			<-w.done
+			return nil, fmt.Errorf("worker exited: %s", w.cmd.ProcessState)
+		}
+		return line, nil
+	case <-timer.C:
+		return nil, &timeoutError{}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (w *worker) stderrTail() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := strings.TrimSpace(string(w.stderr))
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+// stop kills the worker's whole process group and waits for it.
+func (w *worker) stop() {
+	_ = w.stdin.Close()
+	if w.cmd.Process != nil {
+		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	<-w.done
+}

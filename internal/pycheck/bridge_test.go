@@ -1,0 +1,287 @@
+package pycheck_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/checks"
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/pycheck"
+)
+
+// module writes a check module into a fresh checks/ directory.
+func module(t *testing.T, name, src string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "checks")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	return p
+}
+
+func newBridge(t *testing.T, py string, timeout time.Duration) *pycheck.Bridge {
+	t.Helper()
+	b := pycheck.New(pycheck.Options{Python: py, Timeout: timeout})
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+// problem extracts the located problem of a bridge error.
+func problem(t *testing.T, err error) diag.Problem {
+	t.Helper()
+	require.Error(t, err)
+	var ae *diag.AsError
+	require.True(t, errors.As(err, &ae), "not a located problem: %v", err)
+	return ae.Problem
+}
+
+const okChecks = `from embedeval.models import CheckDetail
+
+
+def run_checks(generated_code):
+    return [CheckDetail(check_name="has_main", passed="main" in generated_code.split(), expected="main", actual=None, check_type="exact_match")]
+`
+
+func TestCaseErrorsNameFileAndLine(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	b := newBridge(t, py, 0)
+	tests := []struct {
+		name, src string
+		load      bool // the error comes at load time
+		rule      string
+		line      int
+		contains  string
+	}{
+		{"syntax error", "def run_checks(code):\n    return [\n", true, "check-load", 2, "SyntaxError"},
+		{"import of a missing module", "import embedeval.nowhere\n", true, "check-load", 1, "PYTHONPATH"},
+		{"raise at import", "x = 1\nraise RuntimeError('boom')\n", true, "check-load", 2, "RuntimeError: boom"},
+		{"no run_checks", "X = 1\n", true, "check-load", 0, "no run_checks"},
+		{"two parameters", "def run_checks(code, extra):\n    return []\n", true, "check-load", 1, "exactly one parameter"},
+		{"run_checks raises", "def run_checks(code):\n    x = 1\n    return code[99999]\n", false, "check-runtime", 3, "IndexError"},
+		{"not a list", "def run_checks(code):\n    return 'ok'\n", false, "check-shape", 1, "want a list"},
+		{"not a record", "def run_checks(code):\n    return [42]\n", false, "check-shape", 0, "item 0 is a int"},
+		{"passed not a bool", "def run_checks(code):\n    return [{'check_name': 'a', 'passed': 1}]\n", false, "check-shape", 0, "passed must be True or False"},
+		{"duplicate names", "def run_checks(code):\n    return [{'check_name': 'a', 'passed': True}, {'check_name': 'a', 'passed': False}]\n", false, "check-shape", 0, "twice"},
+		{"reserved type", "def run_checks(code):\n    return [{'check_name': 'a', 'passed': True, 'check_type': 'mutation'}]\n", false, "check-shape", 0, "reserved"},
+		{"NaN weight", "def run_checks(code):\n    return [{'check_name': 'a', 'passed': True, 'weight': float('nan')}]\n", false, "check-shape", 0, "JSON cannot carry"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := module(t, "static.py", tc.src)
+			err := b.LoadChecks(ctx, path)
+			if !tc.load {
+				require.NoError(t, err)
+				_, err = b.RunChecks(ctx, path, "int main(void) { return 0; }")
+			}
+			p := problem(t, err)
+			assert.Equal(t, tc.rule, p.Rule)
+			assert.Equal(t, path, p.File)
+			assert.Equal(t, tc.line, p.Line)
+			assert.Contains(t, p.Message, tc.contains)
+		})
+	}
+	assert.Equal(t, 1, b.Starts(), "case errors must not restart the worker")
+}
+
+func TestRecordsConverted(t *testing.T) {
+	py := setupPython(t)
+	b := newBridge(t, py, 0)
+	path := module(t, "behavior.py", `import sys
+from embedeval.models import CheckDetail
+
+
+def run_checks(code):
+    print("noise on stdout must not reach the protocol")
+    print("and on stderr", file=sys.stderr)
+    return [
+        CheckDetail(check_name="a", passed=True, expected="x", actual="y", check_type="behavioral", weight=2.5),
+        {"check_name": "b", "passed": False, "expected": None, "actual": "n\u00e9\n", "extra_field": [1, 2]},
+    ]
+`)
+	require.NoError(t, b.LoadChecks(context.Background(), path))
+	ds, err := b.RunChecks(context.Background(), path, "code")
+	require.NoError(t, err)
+	require.Len(t, ds, 2)
+	assert.Equal(t, "a", ds[0].CheckName)
+	assert.True(t, ds[0].Passed)
+	assert.Equal(t, "x", *ds[0].Expected)
+	assert.Equal(t, "behavioral", ds[0].CheckType)
+	assert.InDelta(t, 2.5, ds[0].Weight, 0)
+	assert.False(t, ds[1].Passed)
+	assert.Nil(t, ds[1].Expected)
+	assert.Equal(t, "n\u00e9\n", *ds[1].Actual)
+	assert.Equal(t, "constraint", ds[1].CheckType, "absent check_type defaults as in Starlark")
+	assert.InDelta(t, 1.0, ds[1].Weight, 0)
+}
+
+func TestNegativesAndMutations(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	b := newBridge(t, py, 0)
+	path := module(t, "negatives.py", `NEGATIVES = [
+    {"name": "drop_volatile", "mutation": lambda c: c.replace("volatile ", ""),
+     "must_fail": ["x"], "description": "d", "factor_id": "F2.2"},
+    {"name": "soft",
+     "mutation": lambda c: c + "\n",
+     "should_fail": ["y"], "bug_description": "b"},
+    {"name": "raises", "mutation": lambda c: c[10**9], "must_fail": ["x"]},
+    {"name": "returns_int", "mutation": lambda c: 3, "must_fail": ["x"]},
+]
+`)
+	negs, err := b.LoadNegatives(ctx, path)
+	require.NoError(t, err)
+	require.Len(t, negs, 4)
+	assert.Equal(t, checks.ForeignNegative{Name: "drop_volatile", MustFail: []string{"x"}, ShouldFail: []string{}, Description: "d", FactorID: "F2.2", Line: 2}, negs[0])
+	assert.Equal(t, []string{"y"}, negs[1].ShouldFail)
+	assert.Equal(t, 5, negs[1].Line, "the line of the mutation")
+	mutant, err := b.ApplyNegative(ctx, path, "drop_volatile", "static volatile int n;")
+	require.NoError(t, err)
+	assert.Equal(t, "static int n;", mutant)
+	p := problem(t, func() error { _, err := b.ApplyNegative(ctx, path, "raises", "x"); return err }())
+	assert.Equal(t, "negatives", p.Rule)
+	assert.Equal(t, 7, p.Line)
+	assert.Contains(t, p.Message, `negative 'raises': mutation raised: IndexError`)
+	p = problem(t, func() error { _, err := b.ApplyNegative(ctx, path, "returns_int", "x"); return err }())
+	assert.Contains(t, p.Message, "returned int, want a string")
+	assert.Equal(t, 8, p.Line)
+
+	bad := module(t, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c}]\n")
+	p = problem(t, func() error { _, err := b.LoadNegatives(ctx, bad); return err }())
+	assert.Contains(t, p.Message, "needs must_fail or should_fail")
+	bad = module(t, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c, 'must_fail': 'x'}]\n")
+	p = problem(t, func() error { _, err := b.LoadNegatives(ctx, bad); return err }())
+	assert.Contains(t, p.Message, "NEGATIVES[0]: must_fail must be a list of check names")
+}
+
+func TestHungWorkerIsStoppedAndRestarted(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	b := newBridge(t, py, 300*time.Millisecond)
+	hang := module(t, "static.py", "def run_checks(code):\n    while True:\n        pass\n")
+	ok := module(t, "behavior.py", okChecks)
+	require.NoError(t, b.LoadChecks(ctx, hang))
+	start := time.Now()
+	_, err := b.RunChecks(ctx, hang, "int main;")
+	p := problem(t, err)
+	assert.Equal(t, "check-runtime", p.Rule)
+	assert.Contains(t, p.Message, "did not return within 300ms")
+	assert.Less(t, time.Since(start), 5*time.Second)
+	// The next call gets a fresh worker and works.
+	require.NoError(t, b.LoadChecks(ctx, ok))
+	ds, err := b.RunChecks(ctx, ok, "int main ;")
+	require.NoError(t, err)
+	assert.True(t, ds[0].Passed)
+	assert.Equal(t, 2, b.Starts())
+}
+
+func TestCrashedWorkerIsRestarted(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	b := newBridge(t, py, 0)
+	crash := module(t, "static.py", "import os, sys\n\n\ndef run_checks(code):\n    print('dying', file=sys.stderr)\n    os._exit(3)\n")
+	require.NoError(t, b.LoadChecks(ctx, crash))
+	_, err := b.RunChecks(ctx, crash, "x")
+	p := problem(t, err)
+	assert.Equal(t, pycheck.BridgeRule, p.Rule)
+	assert.Contains(t, p.Message, "exit status 3")
+	assert.Contains(t, p.Message, "dying")
+	ok := module(t, "behavior.py", okChecks)
+	require.NoError(t, b.LoadChecks(ctx, ok))
+	_, err = b.RunChecks(ctx, ok, "x")
+	require.NoError(t, err)
+	assert.Equal(t, 2, b.Starts())
+}
+
+func TestCancelledContextStopsTheCall(t *testing.T) {
+	py := setupPython(t)
+	b := newBridge(t, py, time.Minute)
+	hang := module(t, "static.py", "import time\n\n\ndef run_checks(code):\n    time.sleep(60)\n    return []\n")
+	require.NoError(t, b.LoadChecks(context.Background(), hang))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := b.RunChecks(ctx, hang, "x")
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func TestWorkerEnvironmentIsAllowlisted(t *testing.T) {
+	py := setupPython(t)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "do-not-leak")
+	t.Setenv("EMBEDEVAL_TEST_UNLISTED", "not-passed")
+	b := newBridge(t, py, 0)
+	path := module(t, "static.py", `import os
+
+
+def run_checks(code):
+    return [{"check_name": k, "passed": True, "actual": v} for k, v in sorted(os.environ.items())]
+`)
+	require.NoError(t, b.LoadChecks(context.Background(), path))
+	ds, err := b.RunChecks(context.Background(), path, "")
+	require.NoError(t, err)
+	env := map[string]string{}
+	for _, d := range ds {
+		env[d.CheckName] = *d.Actual
+	}
+	assert.NotContains(t, env, "AWS_SECRET_ACCESS_KEY")
+	assert.NotContains(t, env, "EMBEDEVAL_TEST_UNLISTED")
+	assert.Equal(t, os.Getenv("PYTHONPATH"), env["PYTHONPATH"], "PYTHONPATH is how modules find the implementation's package")
+	assert.Equal(t, "1", env["PYTHONDONTWRITEBYTECODE"])
+	_, err = os.Stat(filepath.Join(filepath.Dir(path), "__pycache__"))
+	assert.True(t, os.IsNotExist(err), "no __pycache__ may appear in a case (it would change the case hash)")
+}
+
+func TestScopeAudit(t *testing.T) {
+	py := setupPython(t)
+	b := newBridge(t, py, 0)
+	path := module(t, "static.py", `from embedeval.check_utils import scoped_contains
+
+
+def helper(generated_code):
+    return "printk" not in generated_code
+
+
+def run_checks(generated_code):
+    fine = scoped_contains(generated_code, "k_msleep")
+    raw = "k_sleep" in generated_code
+    pos = generated_code.find("main")
+    other = "x" in "xyz"
+    return []
+`)
+	ps, err := b.Audit(context.Background(), path)
+	require.NoError(t, err)
+	var lines []int
+	for _, p := range ps {
+		lines = append(lines, p.Line)
+		assert.Equal(t, checks.AuditRule, p.Rule)
+	}
+	assert.Equal(t, []int{5, 10, 11}, lines)
+	assert.True(t, strings.Contains(ps[2].Message, "generated_code.find"), ps[2].Message)
+}
+
+func TestRefusedWithoutTheBridge(t *testing.T) {
+	rt, err := checks.NewRuntime(checks.Limits{}, nil)
+	require.NoError(t, err)
+	path := module(t, "static.py", okChecks)
+	_, err = rt.LoadChecksFile(context.Background(), path)
+	p := problem(t, err)
+	assert.Equal(t, "python-checks", p.Rule)
+	assert.Contains(t, p.Message, "--allow-python-checks")
+	_, err = rt.LoadNegativesFile(context.Background(), module(t, "negatives.py", "NEGATIVES = []\n"))
+	assert.Equal(t, "python-checks", problem(t, err).Rule)
+}
+
+func TestMissingInterpreter(t *testing.T) {
+	b := newBridge(t, filepath.Join(t.TempDir(), "no-python"), 0)
+	_, err := b.Version(context.Background())
+	p := problem(t, err)
+	assert.Equal(t, pycheck.BridgeRule, p.Rule)
+	assert.Contains(t, p.Message, "cannot start the Python check worker")
+}
