@@ -127,9 +127,14 @@ func pngBytes(c *Chart) ([]byte, error) {
 // through a temporary file in dir that is synced and renamed over the
 // target. Everything is rendered before anything is written, so an error in
 // rendering leaves dir untouched. It returns the file names relative to
-// dir, in that order, for the leaderboard to link.
+// dir, in that order, for the leaderboard to link. A report without
+// category scores (only sanity-tier cases) has nothing to chart: no file is
+// written and no name returned.
 func WriteFiles(dir string, rep *score.Report) ([]string, error) {
 	heat, err := Heatmap(rep)
+	if errors.Is(err, ErrNoCategories) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

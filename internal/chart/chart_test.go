@@ -286,6 +286,11 @@ func TestNoCategories(t *testing.T) {
 	c, err := PassAtOneBars(rep)
 	require.NoError(t, err, "a model without judged samples still gets a 0% bar")
 	require.Contains(t, string(svgOf(t, c)), ">0.0%  [0.0–0.0]  n=0</text>")
+	dir := filepath.Join(t.TempDir(), "charts")
+	names, err := WriteFiles(dir, rep)
+	require.NoError(t, err, "a run of sanity cases only has nothing to chart, which is not an error")
+	require.Nil(t, names)
+	require.NoDirExists(t, dir)
 }
 
 func TestWriteFiles(t *testing.T) {

@@ -45,6 +45,10 @@ type heatData struct {
 	cells  [][]float64
 }
 
+// ErrNoCategories is the heatmap's error for a report without category scores:
+// a run of sanity-tier cases only (they are excluded from the breakdowns).
+var ErrNoCategories = errors.New("chart: heatmap: the report has no category scores")
+
 func heatmapData(rep *score.Report) (heatData, error) {
 	if err := checkReport(rep); err != nil {
 		return heatData{}, err
@@ -61,7 +65,7 @@ func heatmapData(rep *score.Report) (heatData, error) {
 	slices.Sort(d.cats)
 	d.cats = slices.Compact(d.cats)
 	if len(d.cats) == 0 {
-		return heatData{}, errors.New("chart: heatmap: the report has no category scores")
+		return heatData{}, ErrNoCategories
 	}
 	for _, m := range ranked(rep.Models) {
 		row := make([]float64, len(d.cats))

@@ -147,6 +147,9 @@ func runShardProcess(cmd *cobra.Command, f *localFlags, planPath string, n int, 
 	if f.noCache {
 		args = append(args, "--no-cache")
 	}
+	if f.python.allow {
+		args = append(args, "--allow-python-checks", "--python", f.python.python)
+	}
 	var stderr bytes.Buffer
 	c := exec.CommandContext(cmd.Context(), exe, args...)
 	c.Stdout = cmd.OutOrStdout()
