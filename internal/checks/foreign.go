@@ -82,3 +82,43 @@ func (r *Runtime) loadForeignNegatives(ctx context.Context, path string) (*Negat
 	}
 	return set, nil
 }
+
+// ForeignBatcher is implemented by a foreign backend that can run all of L4
+// in one call: every negative applied to the code and, on each mutant that
+// differs from it, the named check modules run. Crossing a process boundary
+// costs ~0.1 ms per call, so one call per evaluation instead of two per
+// negative keeps the bridge faster than the Python implementation itself.
+type ForeignBatcher interface {
+	MutateAll(ctx context.Context, negativesPath, code string, plans []MutantPlan) ([]MutantOutcome, error)
+}
+
+// MutantPlan is one negative of a batch and the check modules (paths) to run
+// on its mutant.
+type MutantPlan struct {
+	Negative string
+	Modules  []string
+}
+
+// MutantOutcome is one negative's result in a batch.
+type MutantOutcome struct {
+	// Unchanged is set when the mutation left the code as it was.
+	Unchanged bool
+	// MutationErr is the mutation's own failure; ModuleErr a check module's
+	// failure on the mutant. Both are *diag.AsError when located.
+	MutationErr, ModuleErr error
+	// Details are the records of the modules, in plan order.
+	Details []result.CheckDetail
+}
+
+// Batcher returns the set's foreign backend when it is a .py module whose
+// backend can run L4 in one call, and nil otherwise.
+func (s *NegativeSet) Batcher() ForeignBatcher {
+	if s == nil || len(s.Negatives) == 0 || s.Negatives[0].foreign == nil {
+		return nil
+	}
+	b, _ := s.Negatives[0].foreign.(ForeignBatcher)
+	return b
+}
+
+// IsForeign reports whether the module runs through a foreign backend.
+func (m *CheckModule) IsForeign() bool { return m != nil && m.foreign != nil }

@@ -230,12 +230,18 @@ func adopt(lr *result.LayerResult, out result.LayerResult) {
 // applied to this code, are recorded and skipped.
 func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *CaseChecks, code string, lr *result.LayerResult, owners CheckOwners) {
 	if cc.Negatives == nil {
-		lr.Status, lr.Reason = result.StatusSkipped, "case has no negatives (checks/negatives.star)"
+		lr.Status, lr.Reason = result.StatusSkipped, "case has no negatives (checks/negatives.star or .py)"
 		return
 	}
 	applied, missed := 0, 0
-	for _, neg := range cc.Negatives.Negatives {
-		mr := MutateAndCheck(ctx, s, cc, neg, code, owners)
+	batch := batchMutations(ctx, cc, code, owners)
+	for i, neg := range cc.Negatives.Negatives {
+		var mr result.MutationResult
+		if batch != nil {
+			mr = batch[i]
+		} else {
+			mr = MutateAndCheck(ctx, s, cc, neg, code, owners)
+		}
 		lr.Mutations = append(lr.Mutations, mr)
 		if mr.Outcome != result.MutationApplied {
 			continue
@@ -319,15 +325,73 @@ func MutateAndCheck(ctx context.Context, s *checks.Session, cc *CaseChecks, neg 
 		}
 		ds, err := m.Run(ctx, s, mutant)
 		if err != nil {
-			mr.Outcome, mr.Error = result.MutationError, fmt.Sprintf("negative %q: checks raised on the mutant: %v", neg.Name, err)
-			if p := problemOf(err); p != nil {
-				p.Message = fmt.Sprintf("negative %q: checks raised on the mutant: %s", neg.Name, p.Message)
-				mr.Problem = p
-			}
-			return mr
+			return mutantChecksFailed(neg, err)
 		}
 		details = append(details, ds...)
 	}
+	return verdicts(neg, details)
+}
+
+// mutantChecksFailed is the outcome of a negative whose mutant made a check
+// module fail to run.
+func mutantChecksFailed(neg *checks.Negative, err error) result.MutationResult {
+	mr := result.MutationResult{Name: neg.Name, Outcome: result.MutationError}
+	mr.Error = fmt.Sprintf("negative %q: checks raised on the mutant: %v", neg.Name, err)
+	if p := problemOf(err); p != nil {
+		p.Message = fmt.Sprintf("negative %q: checks raised on the mutant: %s", neg.Name, p.Message)
+		mr.Problem = p
+	}
+	return mr
+}
+
+// batchMutations runs all of L4 in one call when the negatives and every
+// check module a negative needs go through the same foreign backend that can
+// batch (the Python bridge); it returns nil otherwise, and the negatives are
+// applied one by one. The outcomes are those MutateAndCheck would give.
+func batchMutations(ctx context.Context, cc *CaseChecks, code string, owners CheckOwners) []result.MutationResult {
+	batcher := cc.Negatives.Batcher()
+	if batcher == nil {
+		return nil
+	}
+	plans := make([]checks.MutantPlan, len(cc.Negatives.Negatives))
+	for i, neg := range cc.Negatives.Negatives {
+		plans[i].Negative = neg.Name
+		for _, m := range owners.modules(cc, neg) {
+			if m == nil {
+				continue
+			}
+			if !m.IsForeign() {
+				return nil
+			}
+			plans[i].Modules = append(plans[i].Modules, m.Path)
+		}
+	}
+	outcomes, err := batcher.MutateAll(ctx, cc.Negatives.Path, code, plans)
+	out := make([]result.MutationResult, len(plans))
+	for i, neg := range cc.Negatives.Negatives {
+		var o checks.MutantOutcome
+		if err != nil {
+			o.MutationErr = err
+		} else {
+			o = outcomes[i]
+		}
+		switch {
+		case o.MutationErr != nil:
+			out[i] = result.MutationResult{Name: neg.Name, Outcome: result.MutationError, Error: o.MutationErr.Error(), Problem: problemOf(o.MutationErr)}
+		case o.Unchanged:
+			out[i] = result.MutationResult{Name: neg.Name, Outcome: result.MutationUnchanged}
+		case o.ModuleErr != nil:
+			out[i] = mutantChecksFailed(neg, o.ModuleErr)
+		default:
+			out[i] = verdicts(neg, o.Details)
+		}
+	}
+	return out
+}
+
+// verdicts judges a negative's labels on the checks its mutant got.
+func verdicts(neg *checks.Negative, details []result.CheckDetail) result.MutationResult {
+	mr := result.MutationResult{Name: neg.Name}
 	byName := map[string]bool{}
 	for _, d := range details {
 		byName[d.CheckName] = d.Passed

@@ -63,7 +63,10 @@ type Bridge struct {
 	starts int
 }
 
-var _ checks.ForeignBackend = (*Bridge)(nil)
+var (
+	_ checks.ForeignBackend = (*Bridge)(nil)
+	_ checks.ForeignBatcher = (*Bridge)(nil)
+)
 
 // New returns a bridge; the worker starts on the first call.
 func New(opts Options) *Bridge {
@@ -182,6 +185,84 @@ func (b *Bridge) ApplyNegative(ctx context.Context, path, name, code string) (st
 	return resp.Code, nil
 }
 
+// MutateAll implements checks.ForeignBatcher: all of L4 in one round trip.
+func (b *Bridge) MutateAll(ctx context.Context, negativesPath, code string, plans []checks.MutantPlan) ([]checks.MutantOutcome, error) {
+	req := request{Op: "mutate_all", Path: negativesPath, Code: &code, Plans: []plan{}}
+	for _, p := range plans {
+		mods := make([]string, len(p.Modules))
+		for i, m := range p.Modules {
+			abs, err := filepath.Abs(m)
+			if err != nil {
+				return nil, fmt.Errorf("resolve %s: %w", m, err)
+			}
+			mods[i] = abs
+		}
+		req.Plans = append(req.Plans, plan{Negative: p.Negative, Modules: mods})
+	}
+	type itemError struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Line    int    `json:"line"`
+		Path    string `json:"path"`
+	}
+	var resp struct {
+		Outcomes []struct {
+			Unchanged     bool                         `json:"unchanged"`
+			MutationError *itemError                   `json:"mutation_error"`
+			ModuleError   *itemError                   `json:"module_error"`
+			Details       []map[string]json.RawMessage `json:"details"`
+		} `json:"outcomes"`
+	}
+	// The time limit is per call of Python code: one mutation, one module run.
+	calls := 0
+	for _, p := range req.Plans {
+		calls += 1 + len(p.Modules)
+	}
+	if err := b.callWithin(ctx, negativesPath, req, &resp, time.Duration(max(calls, 1))*b.opts.Timeout); err != nil {
+		return nil, err
+	}
+	if len(resp.Outcomes) != len(plans) {
+		return nil, &diag.AsError{Problem: diag.Errorf(negativesPath, 0, 0, BridgeRule, "the worker answered %d of %d negatives", len(resp.Outcomes), len(plans))}
+	}
+	// Module errors name the module as the case's author wrote its path.
+	written := map[string]string{}
+	for _, p := range plans {
+		for _, m := range p.Modules {
+			if abs, err := filepath.Abs(m); err == nil {
+				written[abs] = m
+			}
+		}
+	}
+	out := make([]checks.MutantOutcome, len(plans))
+	for i, o := range resp.Outcomes {
+		switch {
+		case o.MutationError != nil:
+			e := o.MutationError
+			out[i].MutationErr = &diag.AsError{Problem: diag.Errorf(negativesPath, e.Line, 0, kindRule(e.Kind), "%s", e.Message)}
+		case o.Unchanged:
+			out[i].Unchanged = true
+		case o.ModuleError != nil:
+			e := o.ModuleError
+			out[i].ModuleErr = &diag.AsError{Problem: diag.Errorf(cmpOr(written[e.Path], e.Path), e.Line, 0, kindRule(e.Kind), "%s", e.Message)}
+		default:
+			details, err := toDetails(o.Details)
+			if err != nil {
+				out[i].ModuleErr = &diag.AsError{Problem: diag.Errorf(negativesPath, 0, 0, "check-shape", "run_checks returned %v", err)}
+				continue
+			}
+			out[i].Details = details
+		}
+	}
+	return out, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
 // Audit reports raw substring tests on the code parameter of a .py check
 // file (`"x" in code`, code.find(...)), like checks.AuditScope does for
 // Starlark files.
@@ -210,10 +291,17 @@ func (b *Bridge) Audit(ctx context.Context, path string) ([]diag.Problem, error)
 }
 
 type request struct {
-	Op   string  `json:"op"`
-	Path string  `json:"path,omitempty"`
-	Name string  `json:"name,omitempty"`
-	Code *string `json:"code,omitempty"`
+	Op    string  `json:"op"`
+	Path  string  `json:"path,omitempty"`
+	Name  string  `json:"name,omitempty"`
+	Code  *string `json:"code,omitempty"`
+	Plans []plan  `json:"plans,omitempty"`
+}
+
+// plan is one negative of a mutate_all request.
+type plan struct {
+	Negative string   `json:"negative"`
+	Modules  []string `json:"modules"`
 }
 
 type response struct {
@@ -244,6 +332,11 @@ func kindRule(kind string) string {
 // crash stops the worker (the next call starts a fresh one) and is reported
 // the same way, so the case is an error and never a model failure.
 func (b *Bridge) call(ctx context.Context, path string, req request, out any) error {
+	return b.callWithin(ctx, path, req, out, b.opts.Timeout)
+}
+
+// callWithin is call with an explicit time limit.
+func (b *Bridge) callWithin(ctx context.Context, path string, req request, out any, timeout time.Duration) error {
 	select {
 	case b.slot <- struct{}{}:
 	case <-ctx.Done():
@@ -266,7 +359,7 @@ func (b *Bridge) call(ctx context.Context, path string, req request, out any) er
 	if err != nil {
 		return fmt.Errorf("encode %s request: %w", req.Op, err)
 	}
-	raw, err := b.w.roundTrip(ctx, append(line, '\n'), b.opts.Timeout)
+	raw, err := b.w.roundTrip(ctx, append(line, '\n'), timeout)
 	if err != nil {
 		w := b.w
 		b.w = nil
@@ -274,10 +367,10 @@ func (b *Bridge) call(ctx context.Context, path string, req request, out any) er
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		var timeout *timeoutError
-		if errors.As(err, &timeout) {
+		var te *timeoutError
+		if errors.As(err, &te) {
 			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-runtime",
-				"%s did not return within %s; the Python worker was stopped and is restarted for the next call", opName(req.Op), b.opts.Timeout)}
+				"%s did not return within %s; the Python worker was stopped and is restarted for the next call", opName(req.Op), timeout)}
 		}
 		b.opts.Logger.Warn("python check worker died; it is restarted for the next call", "err", err, "stderr", w.stderrTail())
 		return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "the Python worker died during %s (%v); stderr: %s", opName(req.Op), err, w.stderrTail())}
@@ -303,6 +396,8 @@ func opName(op string) string {
 		return "run_checks"
 	case "apply":
 		return "the mutation"
+	case "mutate_all":
+		return "the negatives (mutations and checks on the mutants)"
 	case "load_checks", "load_negatives":
 		return "the import"
 	default:

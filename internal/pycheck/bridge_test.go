@@ -12,9 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
+	"github.com/embedeval/embedeval-go/internal/result"
 )
 
 // module writes a check module into a fresh checks/ directory.
@@ -284,4 +287,57 @@ func TestMissingInterpreter(t *testing.T) {
 	p := problem(t, err)
 	assert.Equal(t, pycheck.BridgeRule, p.Rule)
 	assert.Contains(t, p.Message, "cannot start the Python check worker")
+}
+
+// TestBatchedMutationErrors runs L4 through the batched path with a mutation
+// that raises, one that leaves the code unchanged, one whose mutant makes a
+// check raise, and one that is caught: each gets its own outcome and the
+// errors name the file and line at fault.
+func TestBatchedMutationErrors(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	dir := filepath.Dir(module(t, "static.py", `def run_checks(code):
+    if "BOOM" in code.split():
+        raise ValueError("cannot parse")
+    return [{"check_name": "has_lock", "passed": "lock" in code.split(), "check_type": "constraint"}]
+`))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "behavior.py"), []byte("def run_checks(code):\n    return [{'check_name': 'short', 'passed': len(code) < 100}]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "negatives.py"), []byte(`NEGATIVES = [
+    {"name": "raises", "mutation": lambda c: c[10**6], "must_fail": ["has_lock"]},
+    {"name": "unchanged", "mutation": lambda c: c.replace("absent", "x"), "must_fail": ["has_lock"]},
+    {"name": "breaks_checks", "mutation": lambda c: c + " BOOM", "must_fail": ["has_lock"]},
+    {"name": "drops_lock", "mutation": lambda c: c.replace("lock", "nolock"), "must_fail": ["has_lock"], "should_fail": ["short"]},
+]
+`), 0o644))
+	c := &cases.Case{StaticPath: filepath.Join(dir, "static.py"), BehaviorPath: filepath.Join(dir, "behavior.py"), NegativesPath: filepath.Join(dir, "negatives.py")}
+	c.Meta.ID = "gpio-basic-001"
+	b := newBridge(t, py, 0)
+	rt, err := checks.NewRuntime(checks.Limits{}, nil)
+	require.NoError(t, err)
+	rt.UseForeign(b)
+	cc, ps := eval.LoadCaseChecks(ctx, rt, c)
+	require.Empty(t, ps)
+	require.NotNil(t, cc.Negatives.Batcher(), "a .py negatives file runs L4 in one call")
+	s := rt.NewSession()
+	defer s.Close()
+	res := eval.New(nil, eval.AllLayers).Evaluate(ctx, s, cc, "take lock ; release", eval.Subject{})
+	l4, ok := res.Layer(result.LayerMutation)
+	require.True(t, ok)
+	require.Len(t, l4.Mutations, 4)
+	m := l4.Mutations
+	assert.Equal(t, result.MutationError, m[0].Outcome)
+	require.NotNil(t, m[0].Problem)
+	assert.Equal(t, c.NegativesPath, m[0].Problem.File)
+	assert.Equal(t, 2, m[0].Problem.Line)
+	assert.Contains(t, m[0].Error, "IndexError")
+	assert.Equal(t, result.MutationUnchanged, m[1].Outcome)
+	assert.Equal(t, result.MutationError, m[2].Outcome)
+	require.NotNil(t, m[2].Problem)
+	assert.Equal(t, c.StaticPath, m[2].Problem.File)
+	assert.Equal(t, 3, m[2].Problem.Line)
+	assert.Contains(t, m[2].Error, `negative "breaks_checks": checks raised on the mutant`)
+	assert.Equal(t, result.MutationApplied, m[3].Outcome)
+	assert.Equal(t, []result.CheckVerdict{{CheckName: "has_lock", Caught: true}}, m[3].MustFail)
+	assert.Equal(t, []result.CheckVerdict{{CheckName: "short", Caught: false}}, m[3].ShouldFail)
+	assert.Equal(t, result.StatusPassed, l4.Status, "errors are recorded per negative; the one applied negative was caught")
 }

@@ -40,7 +40,7 @@ type pyMutation struct {
 }
 
 // setupPython finds python3 and points PYTHONPATH at the stand-in package.
-func setupPython(t *testing.T) string {
+func setupPython(t testing.TB) string {
 	t.Helper()
 	py := testenv.Tool(t, "python3", "python3", "the bridge runs check modules in CPython")
 	dir, err := filepath.Abs(filepath.Join("testdata", "pyimpl"))
@@ -49,7 +49,7 @@ func setupPython(t *testing.T) string {
 	return py
 }
 
-func loadFixtureCases(t *testing.T, root string) []*cases.Case {
+func loadFixtureCases(t testing.TB, root string) []*cases.Case {
 	t.Helper()
 	entries, problems := cases.Discover(root, false)
 	require.Empty(t, problems)
@@ -68,7 +68,7 @@ func runPython(t *testing.T, py, caseDir, code string) pyEvaluation {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "code")
 	require.NoError(t, os.WriteFile(file, []byte(code), 0o644))
-	out, err := exec.Command(py, filepath.Join("testdata", "pyimpl", "evaluate.py"), caseDir, file).Output()
+	out, err := exec.Command(py, "-B", filepath.Join("testdata", "pyimpl", "evaluate.py"), caseDir, file).Output()
 	require.NoError(t, err)
 	var ev pyEvaluation
 	require.NoError(t, json.Unmarshal(out, &ev))

@@ -192,6 +192,35 @@ def op_apply(req):
     raise CheckError("negatives", "no negative named %r" % name)
 
 
+def _error_fields(exc):
+    return {"kind": exc.kind, "message": exc.message, "line": exc.line}
+
+
+def op_mutate_all(req):
+    """L4 in one call: each plan's negative applied, its modules run on the mutant."""
+    path, code, out = req["path"], req["code"], []
+    for plan in req["plans"]:
+        item = {}
+        out.append(item)
+        try:
+            mutant = op_apply({"path": path, "name": plan["negative"], "code": code})["code"]
+        except CheckError as exc:
+            item["mutation_error"] = _error_fields(exc)
+            continue
+        if mutant == code:
+            item["unchanged"] = True
+            continue
+        details = []
+        for module in plan["modules"]:
+            try:
+                details.extend(op_run_checks({"path": module, "code": mutant})["details"])
+            except CheckError as exc:
+                item["module_error"] = dict(_error_fields(exc), path=module)
+                break
+        item["details"] = details
+    return {"outcomes": out}
+
+
 _RAW_METHODS = {"find", "rfind", "index", "rindex", "count"}
 
 
@@ -236,7 +265,7 @@ def op_audit(req):
 
 
 _OPS = {"load_checks": op_load_checks, "run_checks": op_run_checks, "load_negatives": op_load_negatives,
-        "apply": op_apply, "audit": op_audit, "ping": lambda req: {"python": sys.version.split()[0]}}
+        "apply": op_apply, "mutate_all": op_mutate_all, "audit": op_audit, "ping": lambda req: {"python": sys.version.split()[0]}}
 
 
 def main():
