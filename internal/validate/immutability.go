@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -51,19 +52,20 @@ func baseCheckNames(ctx context.Context, rt *checks.Runtime, s *checks.Session, 
 		return nil, false, err
 	}
 	names := map[string]bool{}
-	for _, rel := range []string{"checks/static.star", "checks/behavior.star"} {
-		src, err := gitShow(ctx, c.Dir, rev, rel)
+	for _, stem := range []string{"checks/static", "checks/behavior"} {
+		rel, src, err := baseCheckFile(ctx, c.Dir, rev, stem)
 		if errors.Is(err, errNotAtBase) {
 			continue
 		}
 		if err != nil {
 			return nil, false, err
 		}
-		m, err := rt.LoadChecks(ctx, rev+":"+rel, src)
+		m, remove, err := loadBaseChecks(ctx, rt, rev, rel, src)
 		if err != nil {
 			return nil, false, fmt.Errorf("base %s does not load: %w", rel, err)
 		}
 		ds, err := m.Run(ctx, s, string(ref))
+		remove()
 		if err != nil {
 			return nil, false, fmt.Errorf("base %s does not run on the base reference: %w", rel, err)
 		}
@@ -72,6 +74,48 @@ func baseCheckNames(ctx context.Context, rt *checks.Runtime, s *checks.Session, 
 		}
 	}
 	return names, true, nil
+}
+
+// baseCheckFile reads <stem>.star at rev, or <stem>.py when the base has no
+// Starlark file (a case of the Python implementation's format).
+func baseCheckFile(ctx context.Context, dir, rev, stem string) (string, []byte, error) {
+	for _, ext := range []string{".star", checks.PythonExt} {
+		src, err := gitShow(ctx, dir, rev, stem+ext)
+		if errors.Is(err, errNotAtBase) {
+			continue
+		}
+		return stem + ext, src, err
+	}
+	return "", nil, errNotAtBase
+}
+
+// loadBaseChecks loads a check file's base revision. A Python module has to
+// be a file for the interpreter to import: it is written to a temporary
+// checks/ directory, which remove deletes once the module has run.
+func loadBaseChecks(ctx context.Context, rt *checks.Runtime, rev, rel string, src []byte) (m *checks.CheckModule, remove func(), err error) {
+	if !checks.IsForeignFile(rel) {
+		m, err = rt.LoadChecks(ctx, rev+":"+rel, src)
+		return m, func() {}, err
+	}
+	tmp, err := os.MkdirTemp("", "embedeval-base-")
+	if err != nil {
+		return nil, nil, err
+	}
+	remove = func() { _ = os.RemoveAll(tmp) }
+	path := filepath.Join(tmp, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		remove()
+		return nil, nil, err
+	}
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		remove()
+		return nil, nil, err
+	}
+	if m, err = rt.LoadChecksFile(ctx, path); err != nil {
+		remove()
+		return nil, nil, err
+	}
+	return m, remove, nil
 }
 
 // immutabilityProblems enforces contract §4.2 against the base revision: a

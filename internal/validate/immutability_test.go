@@ -10,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/pycheck"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
@@ -80,4 +83,38 @@ func TestCheckNameImmutability(t *testing.T) {
 	rep, err = Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: "no-such-ref"})
 	require.NoError(t, err)
 	require.Contains(t, rep.Cases[0].Problems[0].String(), "cannot compare check names with no-such-ref")
+}
+
+// TestCheckNameImmutabilityPython holds a .py case's check names against the
+// base revision the same way: the base module is imported by the bridge.
+func TestCheckNameImmutabilityPython(t *testing.T) {
+	testenv.Tool(t, "git", "git", "check names are compared with a base revision")
+	py := testenv.Tool(t, "python3", "python3", "the case's checks are Python modules")
+	pyimpl, err := filepath.Abs("../pycheck/testdata/pyimpl")
+	require.NoError(t, err)
+	t.Setenv("PYTHONPATH", pyimpl)
+	repo := t.TempDir()
+	caseDir := filepath.Join(repo, "cases", "zephyr", "kconfig-001")
+	copyTree(t, filepath.Join("..", "pycheck", "testdata", "corpus", "zephyr", "kconfig-001"), caseDir)
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+	validateAgainst := func() []string {
+		rep, err := Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: "HEAD",
+			Layers: eval.LayerSet(0b11001), Python: &pycheck.Options{Python: py}})
+		require.NoError(t, err)
+		var out []string
+		for _, p := range rep.Cases[0].Problems {
+			if p.Severity == diag.Error {
+				out = append(out, strings.TrimPrefix(p.String(), caseDir+"/"))
+			}
+		}
+		return out
+	}
+	require.Empty(t, validateAgainst(), "nothing changed")
+	edit(t, filepath.Join(caseDir, "checks", "behavior.py"), `"log_level_warning"`, `"log_level_is_warning"`)
+	edit(t, filepath.Join(caseDir, "checks", "negatives.py"), `"log_level_warning"`, `"log_level_is_warning"`)
+	require.Equal(t, []string{
+		`checks/static.py: check_name "log_level_warning" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record the rename in checks/check_name_migrations.yaml [check-names]`,
+	}, validateAgainst())
 }
