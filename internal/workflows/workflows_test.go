@@ -171,6 +171,40 @@ func TestSecurityShape(t *testing.T) {
 		require.Equal(t, []string{"./actions/evaluate-shard"}, withSecrets)
 	})
 
+	t.Run("python checks never enabled for forks", func(t *testing.T) {
+		// Every place validate-cases.yml turns the Python bridge on is guarded
+		// by "the head repository is this repository".
+		const guard = "${{ github.event.pull_request.head.repo.full_name == github.repository }}"
+		var guarded, places int
+		walkScalars(readDoc(t, ".github/workflows/validate-cases.yml"), func(n *yaml.Node) {
+			if strings.Contains(n.Value, "allow-python-checks") {
+				places++
+			}
+		})
+		var check func(n *yaml.Node)
+		check = func(n *yaml.Node) {
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, v := n.Content[i].Value, n.Content[i+1]
+					if k == "allow-python-checks" || k == "ALLOW_PYTHON" {
+						require.Equal(t, guard, v.Value, k)
+						guarded++
+					}
+				}
+			}
+			for _, c := range n.Content {
+				check(c)
+			}
+		}
+		check(readDoc(t, ".github/workflows/validate-cases.yml"))
+		require.Equal(t, 2, guarded, "the check-name step and the validate job")
+		require.Positive(t, places)
+		// The action passes the flag only when the input is exactly "true".
+		src, err := os.ReadFile(filepath.Join(repoRoot, "actions/evaluate-shard/action.yml"))
+		require.NoError(t, err)
+		require.Equal(t, 2, strings.Count(string(src), `if [ "$ALLOW_PYTHON" = true ]; then`))
+	})
+
 	t.Run("third-party actions pinned to a commit with a version comment", func(t *testing.T) {
 		var refs []PinnedRef
 		for _, list := range [][]string{mustList(t, WorkflowFiles), mustList(t, ActionFiles)} {
