@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,9 +60,11 @@ func TestMixedTreeThroughThePipeline(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, "2 selected case(s) have Python check modules")
 	require.Contains(t, errOut, "gpio-basic-001, kconfig-001")
-	code, out, errOut = runCLI(t, "run", "--cases", corpus, "--model", "reference", "--output-dir", t.TempDir(), "--layers", "L0,L3,L4", "--allow-python-checks")
+	runDir := t.TempDir()
+	code, out, errOut = runCLI(t, "run", "--cases", corpus, "--model", "reference", "--output-dir", runDir, "--layers", "L0,L3,L4", "--allow-python-checks", "--run-id", "py")
 	require.Equal(t, ExitOK, code, out+errOut)
 	require.Contains(t, out, "3 results, 3 passed")
+	assertParityScript(t, corpus, filepath.Join(runDir, "runs", "py", "results.jsonl"))
 
 	dir := t.TempDir()
 	code, _, errOut = runCLI(t, "pipeline", "--local", "--cases", corpus, "--model", "reference", "--output-dir", dir, "--layers", "L0,L3,L4")
@@ -91,4 +94,34 @@ func lineWith(text, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// assertParityScript runs scripts/pycheck_parity.py compare on a run's
+// results: the bridge's records equal in-process evaluation; a tampered
+// record is reported with its line.
+func assertParityScript(t *testing.T, corpus, results string) {
+	t.Helper()
+	script := filepath.Join("..", "..", "scripts", "pycheck_parity.py")
+	out, err := exec.Command("python3", "-B", script, "compare", "--cases", corpus, results).CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Contains(t, string(out), "2 results of .py cases compared, 0 differ")
+
+	raw, err := os.ReadFile(results)
+	require.NoError(t, err)
+	var lines []string
+	tampered := false
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if !tampered && strings.Contains(l, `"case_id":"kconfig-001"`) {
+			l = strings.Replace(l, `"check_name":"config_i2c_enabled","passed":true`, `"check_name":"config_i2c_enabled","passed":false`, 1)
+			tampered = true
+		}
+		lines = append(lines, l)
+	}
+	require.True(t, tampered)
+	bad := filepath.Join(t.TempDir(), "results.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	out, err = exec.Command("python3", "-B", script, "compare", "--cases", corpus, bad).CombinedOutput()
+	require.Error(t, err)
+	require.Contains(t, string(out), "kconfig-001 #1: L0 check records differ")
+	require.Contains(t, string(out), "2 results of .py cases compared, 1 differ")
 }

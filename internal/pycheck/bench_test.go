@@ -19,8 +19,8 @@ import (
 // The two benchmarks below measure the same work on the same fixture cases:
 // evaluating each case's reference through L0, L3 and L4 (every negative
 // applied, the checks re-run on each mutant). BenchmarkBridgeEvaluate does it
-// through the bridge; BenchmarkPythonAlone with the stand-in of the Python
-// implementation's evaluator inside one Python process (no process start per
+// through the bridge; BenchmarkPythonAlone in-process in one Python process
+// (scripts/pycheck_parity.py evaluate --repeat, no process start per
 // case), reporting its own per-case time as ms/case. Results are in
 // docs/BENCHMARKS.md.
 
@@ -63,7 +63,7 @@ func BenchmarkPythonAlone(b *testing.B) {
 	repeat := max(b.N, 50)
 	total := 0.0
 	for _, c := range fixtures {
-		out, err := exec.Command(py, "-B", filepath.Join("testdata", "pyimpl", "evaluate.py"), c.Dir, c.ReferencePath, "--repeat", strconv.Itoa(repeat)).Output()
+		out, err := exec.Command(py, "-B", parityScript, "evaluate", c.Dir, c.ReferencePath, "--repeat", strconv.Itoa(repeat)).Output()
 		require.NoError(b, err)
 		var r struct {
 			Seconds float64 `json:"seconds_per_evaluation"`

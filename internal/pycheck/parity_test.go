@@ -19,8 +19,12 @@ import (
 	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
-// pyEvaluation is the JSON testdata/pyimpl/evaluate.py prints: the layers the
-// stand-in of the Python implementation ran on one code.
+// parityScript evaluates .py checks in-process by the seed methodology's
+// rules (shipped for users to check parity on their corpus).
+const parityScript = "../../scripts/pycheck_parity.py"
+
+// pyEvaluation is the JSON `pycheck_parity.py evaluate` prints: the layers
+// the in-process Python evaluation ran on one code.
 type pyEvaluation struct {
 	Layers []pyLayer `json:"layers"`
 }
@@ -63,12 +67,12 @@ func loadFixtureCases(t testing.TB, root string) []*cases.Case {
 	return out
 }
 
-// runPython evaluates code with the stand-in of the Python implementation.
+// runPython evaluates code in-process with scripts/pycheck_parity.py.
 func runPython(t *testing.T, py, caseDir, code string) pyEvaluation {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "code")
 	require.NoError(t, os.WriteFile(file, []byte(code), 0o644))
-	out, err := exec.Command(py, "-B", filepath.Join("testdata", "pyimpl", "evaluate.py"), caseDir, file).Output()
+	out, err := exec.Command(py, "-B", parityScript, "evaluate", caseDir, file).Output()
 	require.NoError(t, err)
 	var ev pyEvaluation
 	require.NoError(t, json.Unmarshal(out, &ev))
@@ -77,9 +81,10 @@ func runPython(t *testing.T, py, caseDir, code string) pyEvaluation {
 
 // TestParityWithPythonEvaluator evaluates the reference, every accepted
 // variant, every mutant of the reference and a wrong answer of each fixture
-// case both through the bridge and with the stand-in of the Python
-// implementation, and requires every layer status, every check record and
-// every negative verdict to be equal.
+// case both through the bridge and in-process in Python (the seed
+// methodology's rules, scripts/pycheck_parity.py, importing the modules the
+// way the Python implementation does), and requires every layer status, every
+// check record and every negative verdict to be equal.
 func TestParityWithPythonEvaluator(t *testing.T) {
 	py := setupPython(t)
 	ctx := context.Background()
