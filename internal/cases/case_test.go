@@ -68,7 +68,7 @@ func TestLoadProblems(t *testing.T) {
 		dir + `/metadata.yaml:1: id "isr-concurrency-004" does not match the directory name "isr-concurrency-003" [metadata]`,
 		dir + `/metadata.yaml:8: sdk "zephyr" does not match the parent directory "freertos" [metadata]`,
 		dir + `/prompt.md: missing prompt (prompt.md) [layout]`,
-		dir + `/checks/behavior.star: missing L3 check file (checks/behavior.star) [layout]`,
+		dir + `/checks/behavior.star: missing L3 check file (checks/behavior.star, or checks/behavior.py for the Python bridge) [layout]`,
 	}, problemStrings(ps))
 }
 

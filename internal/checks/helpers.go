@@ -200,7 +200,8 @@ func checkCleanupReverseOrder(th *starlark.Thread, b *starlark.Builtin, args sta
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
 	var skip starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "skip_platforms?", &skip); err != nil {
+	ignoreDefined := false
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "skip_platforms?", &skip, "ignore_defined?", &ignoreDefined); err != nil {
 		return nil, err
 	}
 	s := sessionOf(th)
@@ -215,9 +216,18 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 		}
 	}
 	hits := s.rt.forbidden.Find(code, skipNames)
-	out := make([]starlark.Value, len(hits))
-	for i, h := range hits {
-		out[i] = newStruct(starlark.StringDict{"platform": starlark.String(h.Platform), "api": starlark.String(h.API), "line": starlark.MakeInt(h.Line)})
+	defined := map[string]bool{}
+	if ignoreDefined {
+		for _, f := range s.source(code).Functions() {
+			defined[f.Name] = true
+		}
+	}
+	out := make([]starlark.Value, 0, len(hits))
+	for _, h := range hits {
+		if defined[h.API] {
+			continue
+		}
+		out = append(out, newStruct(starlark.StringDict{"platform": starlark.String(h.Platform), "api": starlark.String(h.API), "line": starlark.MakeInt(h.Line)}))
 	}
 	return starlark.NewList(out), nil
 }

@@ -244,15 +244,61 @@ func (s *Source) leaves(a, b int) bool {
 	return false
 }
 
+// inLoop reports whether token i is inside the body of a for, while or do
+// loop of its function.
+func (s *Source) inLoop(i int) bool {
+	for b := s.enclosingBrace(i); b >= 0; b = s.enclosingBrace(b) {
+		switch {
+		case s.is(b-1, "do"):
+			return true
+		case s.is(b-1, ")") && s.match[b-1] >= 0:
+			switch s.text(s.match[b-1] - 1) {
+			case "for", "while":
+				return true
+			case "if", "switch":
+				continue
+			}
+			return false // a function body
+		}
+	}
+	return false
+}
+
+// exitsIteration reports whether tokens [a, b) hold a continue, or a break
+// that is not inside a switch or loop nested in the range: in a loop, both
+// abandon the failed iteration.
+func (s *Source) exitsIteration(a, b int) bool {
+	for k := a; k < b && k < len(s.toks); k++ {
+		switch s.text(k) {
+		case "continue":
+			return true
+		case "break":
+			nested := false
+			for p := s.enclosingBrace(k); p >= a; p = s.enclosingBrace(p) {
+				if s.is(p-1, "do") || (s.is(p-1, ")") && s.match[p-1] >= 0 && (s.is(s.match[p-1]-1, "switch") || s.is(s.match[p-1]-1, "for") || s.is(s.match[p-1]-1, "while"))) {
+					nested = true
+					break
+				}
+			}
+			if !nested {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // judgeBranches decides a checked if statement whose condition is the
 // parenthesis at token o.
 func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) {
 	q := s.match[o]
 	thenEnd := s.stmtEnd(q+1, 0)
-	thenLeaves := s.leaves(q+1, thenEnd)
+	inLoop := s.inLoop(o)
+	branchLeaves := func(a, b int) bool { return s.leaves(a, b) || (inLoop && s.exitsIteration(a, b)) }
+	thenLeaves := branchLeaves(q+1, thenEnd)
 	elseLeaves, hasElse := false, s.is(thenEnd, "else")
 	if hasElse {
-		elseLeaves = s.leaves(thenEnd+1, s.stmtEnd(thenEnd+1, 0))
+		elseLeaves = branchLeaves(thenEnd+1, s.stmtEnd(thenEnd+1, 0))
 	}
 	ok := false
 	switch pol {
@@ -341,9 +387,16 @@ func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
 		t := s.text(next)
 		switch {
 		case t == "}":
+			// A retry loop: do { v = call(...); } while (v < 0 && errno == EINTR);
+			// the check may follow the loop.
+			if after, ok := s.afterDoWhile(next); ok {
+				next = after
+				intervening--
+				continue
+			}
 			return false, fmt.Sprintf("result stored in %s but not checked", v)
 		case t == "if" && s.is(next+1, "(") && s.match[next+1] >= 0:
-			if s.findIdent(next+2, s.match[next+1], v) >= 0 {
+			if s.findTested(next+1, v) >= 0 {
 				return s.judgeIfChain(next, v)
 			}
 		case t == "return":
@@ -373,7 +426,7 @@ func (s *Source) judgeIfChain(i int, v string) (bool, string) {
 	var why string
 	for depth := 0; depth < 64; depth++ {
 		o := s.match[i+1]
-		k := s.findIdent(i+2, o, v)
+		k := s.findTested(i+1, v)
 		if k < 0 {
 			break
 		}
@@ -388,6 +441,54 @@ func (s *Source) judgeIfChain(i int, v string) (bool, string) {
 		i = e + 1
 	}
 	return ok, why
+}
+
+// findTested returns the first token of the condition in parentheses at
+// token open that tests identifier v, or -1. An occurrence only passed as an
+// argument to a call (fgets(buf, n, f) == NULL tests fgets, not f) is not a
+// test; one inside IS_ERR(...), likely(...) or unlikely(...) is.
+func (s *Source) findTested(open int, v string) int {
+	close := s.match[open]
+	for k := open + 1; k < close && k < len(s.toks); k++ {
+		if !s.isIdentTok(k) || s.text(k) != v {
+			continue
+		}
+		tested := true
+		for p := s.parent[k]; p > open; p = s.parent[p] {
+			if s.is(p, "(") && s.isIdentTok(p-1) && !testWrapper(s.text(p-1)) {
+				tested = false
+				break
+			}
+		}
+		if tested {
+			return k
+		}
+	}
+	return -1
+}
+
+// testWrapper reports whether a macro or keyword around an expression keeps
+// it a test of that expression.
+func testWrapper(name string) bool {
+	switch name {
+	case "IS_ERR", "IS_ERR_OR_NULL", "IS_ERR_VALUE", "likely", "unlikely":
+		return true
+	}
+	return false
+}
+
+// afterDoWhile returns, when token i is the "}" closing the body of a
+// do-while loop, the token after the loop's "while (...);".
+func (s *Source) afterDoWhile(i int) (int, bool) {
+	open := s.match[i]
+	if open < 0 || !s.is(open-1, "do") || !s.is(i+1, "while") || !s.is(i+2, "(") || s.match[i+2] < 0 {
+		return 0, false
+	}
+	e := s.match[i+2] + 1
+	if !s.is(e, ";") {
+		return 0, false
+	}
+	return e + 1, true
 }
 
 // findIdent returns the first token in [a, b) that is identifier v, or -1.

@@ -48,6 +48,15 @@ func TestErrorHandlingReport(t *testing.T) {
 		{"after label", "\tint ret;\nretry:\n\tret = spi_write(dev, &tx);\n\tif (ret < 0) {\n\t\tgoto retry;\n\t}", "spi_write", []bool{true}, ""},
 		{"else-if chain", "\tret = spi_write(dev, &tx);\n\tif (ret == -EAGAIN) {\n\t\tk_yield();\n\t} else if (ret < 0) {\n\t\treturn ret;\n\t}", "spi_write", []bool{true}, ""},
 		{"never called", "\tk_yield();", "spi_write", nil, ""},
+		{"variable only passed to another call", "\tf = fopen(path, \"r\");\n\tif (fgets(buf, sizeof buf, f) == NULL) {\n\t\treturn 1;\n\t}", "fopen", []bool{false}, "function returns before f is checked"},
+		{"tested after being passed on", "\tf = fopen(path, \"r\");\n\tif (f == NULL) {\n\t\treturn 1;\n\t}\n\tif (fgets(buf, 8, f) == NULL) {\n\t\treturn 1;\n\t}", "fopen", []bool{true}, "f is tested by an if and the failure path leaves"},
+		{"tested inside IS_ERR", "\tclk = devm_clk_get(dev, NULL);\n\tif (unlikely(IS_ERR(clk)))\n\t\treturn PTR_ERR(clk);", "devm_clk_get", []bool{true}, ""},
+		{"EINTR retry loop", "\tdo {\n\t\tn = read(fd, buf, 8);\n\t} while (n < 0 && errno == EINTR);\n\tif (n < 0) {\n\t\treturn -1;\n\t}", "read", []bool{true}, "n is tested by an if and the failure path leaves"},
+		{"EINTR retry loop never checked", "\tdo {\n\t\tn = read(fd, buf, 8);\n\t} while (n < 0 && errno == EINTR);\n\tuse(buf);", "read", []bool{false}, ""},
+		{"continue in a loop", "\tfor (int i = 0; i < 4; i++) {\n\t\tif (sensor_sample_fetch(dev) < 0) {\n\t\t\tcontinue;\n\t\t}\n\t\tuse(i);\n\t}", "sensor_sample_fetch", []bool{true}, ""},
+		{"break in a loop", "\twhile (1) {\n\t\tret = uart_rx(dev);\n\t\tif (ret < 0)\n\t\t\tbreak;\n\t\tuse(ret);\n\t}", "uart_rx", []bool{true}, ""},
+		{"break of a nested switch does not leave", "\twhile (1) {\n\t\tif (poll_dev() < 0) {\n\t\t\tswitch (mode) {\n\t\t\tcase 1:\n\t\t\t\tbreak;\n\t\t\t}\n\t\t}\n\t\tk_yield();\n\t}", "poll_dev", []bool{false}, ""},
+		{"break outside a loop is not leaving", "\tswitch (mode) {\n\tcase 1:\n\t\tif (init_hw() < 0) {\n\t\t\tbreak;\n\t\t}\n\t\tuse();\n\t}", "init_hw", []bool{false}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
