@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/checks"
@@ -16,6 +18,7 @@ func newValidateCommand() *cobra.Command {
 	var jobs int
 	var limits checks.Limits
 	var python pythonFlags
+	var minCoverage float64
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check cases: metadata, check files, reference through every layer, negatives, coverage",
@@ -33,6 +36,9 @@ func newValidateCommand() *cobra.Command {
 Exit code 1 when anything is wrong, 2 on bad flags.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if minCoverage < 0 || minCoverage > 100 {
+				return usageError(fmt.Errorf("--min-coverage must be a percentage from 0 to 100, got %g", minCoverage))
+			}
 			flt, err := corpus.resolved()
 			if err != nil {
 				return err
@@ -48,7 +54,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			rep, err := validate.Run(cmd.Context(), validate.Options{
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
-				Python: python.options(limits.Timeout),
+				Python: python.options(limits.Timeout), MinCoverage: minCoverage,
 			})
 			if err != nil {
 				return err
@@ -78,5 +84,6 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
 	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
 	python.register(cmd)
+	fl.Float64Var(&minCoverage, "min-coverage", 0, "smallest L4 coverage (percent of a case's checks defended by must_fail negatives) a case may have; below it is an error (0: not enforced)")
 	return cmd
 }

@@ -38,6 +38,10 @@ type Options struct {
 	// reported there must still be reported or be renamed in
 	// checks/check_name_migrations.yaml (contract §4.2).
 	CheckNamesBase string
+	// MinCoverage, when above zero, is the smallest share (percent) of a
+	// case's checks that must_fail negatives must defend; a case below it
+	// has an error naming the undefended checks.
+	MinCoverage float64
 }
 
 // LayerSummary is one layer of the reference's evaluation.
@@ -146,7 +150,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge}, s, entries[i], opts.Filter, opts.CheckNamesBase)
+		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge, minCoverage: opts.MinCoverage}, s, entries[i], opts.Filter, opts.CheckNamesBase)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -202,6 +206,8 @@ type caseEnv struct {
 	ev, variantEv *eval.Evaluator
 	// bridge runs .py check files; nil when they are not allowed.
 	bridge *pycheck.Bridge
+	// minCoverage is Options.MinCoverage.
+	minCoverage float64
 }
 
 func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
@@ -263,6 +269,9 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	}
 	if checksRan(res) {
 		cr.Coverage = coverage(cc, refChecks)
+		if p := coverageProblem(cc, cr.Coverage, env.minCoverage); p != nil {
+			cr.Problems = append(cr.Problems, *p)
+		}
 		cr.Problems = append(cr.Problems, migrationProblems(filepath.Join(c.Dir, filepath.FromSlash(cases.MigrationsFile)), refChecks)...)
 		if base != "" {
 			cr.Problems = append(cr.Problems, immutabilityProblems(ctx, rt, s, c, base, refChecks)...)
@@ -392,6 +401,25 @@ func negativeProblems(cc *eval.CaseChecks, muts []result.MutationResult, refChec
 		}
 	}
 	return reports, ps
+}
+
+// coverageProblem is the error of a case whose L4 coverage is below min
+// percent, or nil.
+func coverageProblem(cc *eval.CaseChecks, cov *Coverage, min float64) *diag.Problem {
+	if min <= 0 || len(cov.Checks) == 0 {
+		return nil
+	}
+	pct := 100 * float64(len(cov.Defended)) / float64(len(cov.Checks))
+	if pct >= min {
+		return nil
+	}
+	file := cc.Case.Dir
+	if cc.Negatives != nil {
+		file = cc.Negatives.Path
+	}
+	p := diag.Errorf(file, 0, 0, "coverage", "L4 coverage %d/%d (%.1f%%) is below the required %g%%: no must_fail negative defends %s",
+		len(cov.Defended), len(cov.Checks), pct, min, strings.Join(cov.Undefended, ", "))
+	return &p
 }
 
 func coverage(cc *eval.CaseChecks, refChecks map[string]bool) *Coverage {

@@ -137,3 +137,22 @@ func TestBundledCorpusValidates(t *testing.T) {
 	}
 	require.Empty(t, rep.Problems)
 }
+
+func TestMinCoverage(t *testing.T) {
+	run := func(min float64) []string {
+		rep, err := Run(context.Background(), Options{CasesDir: badCorpus, Filter: cases.Filter{IDs: []string{"timer-011"}},
+			Layers: eval.LayerSet(0b11001), MinCoverage: min})
+		require.NoError(t, err)
+		require.Len(t, rep.Cases, 1)
+		var out []string
+		for _, p := range rep.Cases[0].Problems {
+			if p.Rule == "coverage" {
+				out = append(out, p.Message)
+			}
+		}
+		return out
+	}
+	require.Empty(t, run(0), "not enforced by default")
+	require.Empty(t, run(50), "1 of 2 defended is 50%")
+	require.Equal(t, []string{"L4 coverage 1/2 (50.0%) is below the required 100%: no must_fail negative defends timer_started"}, run(100))
+}
