@@ -2,8 +2,9 @@
 // backend "freertos", target freertos-qemu): L1 runs the case's Makefile,
 // which compiles src/main.c with the case's startup code, FreeRTOSConfig.h
 // and linker script against the FreeRTOS-Kernel checkout named by
-// FREERTOS_KERNEL (tasks.c, queue.c, list.c, portable/GCC/ARM_CM3/port.c,
-// portable/MemMang/heap_4.c) into app.elf; L2 boots app.elf on QEMU's
+// FREERTOS_KERNEL (tasks.c, queue.c, list.c, timers.c, event_groups.c,
+// stream_buffer.c, portable/GCC/ARM_CM3/port.c, portable/MemMang/heap_4.c)
+// into app.elf; L2 boots app.elf on QEMU's
 // mps2-an385 machine with UART0 on stdout until the run timeout, which is
 // normal for firmware.
 package freertos
@@ -36,7 +37,7 @@ const Firmware = "app.elf"
 // kernelFiles are the kernel files the case Makefiles compile; Available
 // checks that FREERTOS_KERNEL holds them.
 func kernelFiles() []string {
-	return []string{"tasks.c", "queue.c", "list.c", "include/FreeRTOS.h", "portable/GCC/ARM_CM3/port.c", "portable/MemMang/heap_4.c"}
+	return []string{"tasks.c", "queue.c", "list.c", "timers.c", "event_groups.c", "stream_buffer.c", "include/FreeRTOS.h", "portable/GCC/ARM_CM3/port.c", "portable/MemMang/heap_4.c"}
 }
 
 // Backend builds FreeRTOS cases with make and runs them on QEMU.
