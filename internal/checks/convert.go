@@ -52,9 +52,7 @@ func toCheckDetails(v starlark.Value) ([]result.CheckDetail, error) {
 }
 
 func convertItems(n int, at func(int) starlark.Value) ([]result.CheckDetail, error) {
-	out := make([]result.CheckDetail, 0, n)
-	seen := map[string]int{}
-	for i := 0; i < n; i++ {
+	return CollectDetails(n, func(i int) (result.CheckDetail, error) {
 		item := at(i)
 		var get func(string) (starlark.Value, bool)
 		var keys []string
@@ -63,7 +61,7 @@ func convertItems(n int, at func(int) starlark.Value) ([]result.CheckDetail, err
 			for _, kv := range x.Items() {
 				k, ok := starlark.AsString(kv[0])
 				if !ok {
-					return nil, fmt.Errorf("a list whose item %d has a non-string key %s", i, kv[0])
+					return result.CheckDetail{}, fmt.Errorf("has a non-string key %s", kv[0])
 				}
 				keys = append(keys, k)
 			}
@@ -78,11 +76,26 @@ func convertItems(n int, at func(int) starlark.Value) ([]result.CheckDetail, err
 				return v, err == nil && v != nil
 			}
 		default:
-			return nil, fmt.Errorf("a list whose item %d is a %s, want a dict or CheckDetail(...)", i, item.Type())
+			return result.CheckDetail{}, fmt.Errorf("is a %s, want a dict or CheckDetail(...)", item.Type())
 		}
 		d, err := detailFromFields(get, keys)
 		if err != nil {
-			return nil, fmt.Errorf("a list whose item %d is wrong: %w", i, err)
+			return d, fmt.Errorf("is wrong: %w", err)
+		}
+		return d, nil
+	})
+}
+
+// CollectDetails converts the n items of run_checks' result with convert and
+// enforces what holds for every check language: check names are unique in
+// a case. Errors read "a list whose item <i> ...".
+func CollectDetails(n int, convert func(i int) (result.CheckDetail, error)) ([]result.CheckDetail, error) {
+	out := make([]result.CheckDetail, 0, n)
+	seen := map[string]int{}
+	for i := 0; i < n; i++ {
+		d, err := convert(i)
+		if err != nil {
+			return nil, fmt.Errorf("a list whose item %d %w", i, err)
 		}
 		if first, dup := seen[d.CheckName]; dup {
 			return nil, fmt.Errorf("check_name %q twice (items %d and %d); check names must be unique in a case", d.CheckName, first, i)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/result"
 )
 
@@ -16,20 +17,13 @@ import (
 // ("constraint" when absent), weight a number >= 0 (1 when absent). Fields
 // the contract does not name are ignored: the Python model may carry more.
 func toDetails(items []map[string]json.RawMessage) ([]result.CheckDetail, error) {
-	out := make([]result.CheckDetail, 0, len(items))
-	seen := map[string]int{}
-	for i, fields := range items {
-		d, err := toDetail(fields)
+	return checks.CollectDetails(len(items), func(i int) (result.CheckDetail, error) {
+		d, err := toDetail(items[i])
 		if err != nil {
-			return nil, fmt.Errorf("a list whose item %d is wrong: %w", i, err)
+			return d, fmt.Errorf("is wrong: %w", err)
 		}
-		if first, dup := seen[d.CheckName]; dup {
-			return nil, fmt.Errorf("check_name %q twice (items %d and %d); check names must be unique in a case", d.CheckName, first, i)
-		}
-		seen[d.CheckName] = i
-		out = append(out, d)
-	}
-	return out, nil
+		return d, nil
+	})
 }
 
 func toDetail(fields map[string]json.RawMessage) (result.CheckDetail, error) {

@@ -8,7 +8,7 @@
 // build files (Makefile, startup code, linker script); `make CROSS=<prefix>`
 // must produce app.elf at the workspace root. L2 runs
 //
-//	qemu-system-arm -M <board> -nographic -semihosting-config enable=on,target=native -kernel app.elf
+//	qemu-system-arm -M <board> -nographic -icount shift=4,align=off,sleep=off -semihosting-config enable=on,target=native -kernel app.elf
 //
 // in the workspace, with the request's run timeout. Reaching the timeout is
 // normal for firmware; an exit through semihosting with status 0 passes, a
@@ -195,11 +195,20 @@ type artifact struct {
 	expected []string
 }
 
+// RunArgs is the QEMU command line of a run. -icount makes the guest's clock
+// count instructions (16 ns each) instead of following the host's clock, so a
+// timer-driven program prints the same thing on a loaded CI runner as on an
+// idle laptop; sleep=off lets WFI skip straight to the next timer event.
+func RunArgs(machine string) []string {
+	return []string{"qemu-system-arm", "-M", machine, "-nographic",
+		"-icount", "shift=4,align=off,sleep=off",
+		"-semihosting-config", "enable=on,target=native", "-kernel", Image}
+}
+
 // Run executes the firmware under QEMU until it exits or the run timeout
 // stops it, and judges its output.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
-	args := []string{"qemu-system-arm", "-M", a.machine, "-nographic",
-		"-semihosting-config", "enable=on,target=native", "-kernel", Image}
+	args := RunArgs(a.machine)
 	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError("qemu-system-arm", err)
