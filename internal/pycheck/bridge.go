@@ -351,7 +351,10 @@ func (b *Bridge) callWithin(ctx context.Context, path string, req request, out a
 		req.Path = abs
 	}
 	if b.w == nil {
-		if err := b.start(); err != nil {
+		if err := b.start(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "cannot start the Python check worker: %v", err)}
 		}
 	}
@@ -405,7 +408,11 @@ func opName(op string) string {
 	}
 }
 
-func (b *Bridge) start() error {
+// StartTimeout bounds the worker's start-up (the interpreter and its first
+// answer), which is not counted in any call's time limit.
+const StartTimeout = 60 * time.Second
+
+func (b *Bridge) start(ctx context.Context) error {
 	if b.ws == nil {
 		ws, err := sandbox.NewWorkspace("embedeval-python-")
 		if err != nil {
@@ -428,6 +435,13 @@ func (b *Bridge) start() error {
 	w, err := startWorker(cmd)
 	if err != nil {
 		return err
+	}
+	// The interpreter's start-up is not a check's time: wait for it apart,
+	// with a generous limit, so that a loaded machine does not turn the
+	// first call into a timeout.
+	if _, err := w.roundTrip(ctx, []byte(`{"op":"ping"}`+"\n"), StartTimeout); err != nil {
+		w.stop()
+		return fmt.Errorf("%s did not start (%v); stderr: %s", b.opts.Python, err, w.stderrTail())
 	}
 	b.w = w
 	b.starts++
