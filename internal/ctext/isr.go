@@ -185,7 +185,10 @@ func DefaultISRForbidden() []string {
 		"vTaskDelay", "vTaskDelayUntil", "xSemaphoreTake", "xSemaphoreGive", "xQueueSend",
 		"xQueueSendToBack", "xQueueSendToFront", "xQueueReceive", "xQueueOverwrite", "xQueuePeek",
 		"xTaskNotifyGive", "xTaskNotify", "ulTaskNotifyTake", "xTaskNotifyWait",
-		"xEventGroupSetBits", "xEventGroupWaitBits", "osDelay",
+		"xEventGroupSetBits", "xEventGroupWaitBits", "xEventGroupClearBits", "osDelay",
+		"taskENTER_CRITICAL", "taskEXIT_CRITICAL", "xTimerStart", "xTimerStop", "xTimerReset",
+		"xTimerChangePeriod", "xStreamBufferSend", "xStreamBufferReceive", "xMessageBufferSend",
+		"xMessageBufferReceive", "vTaskResume", "xTaskCreate",
 		// Linux kernel
 		"msleep", "msleep_interruptible", "ssleep", "usleep_range", "mutex_lock",
 		"mutex_lock_interruptible", "down", "down_interruptible", "copy_to_user",

@@ -90,6 +90,11 @@ func TestISRForbiddenCalls(t *testing.T) {
 			want: []Violation{{Function: "EXTI0_IRQHandler", API: "HAL_Delay", Line: 6}},
 		},
 		{
+			name: "FreeRTOS critical sections and timer commands",
+			code: "void TIMER0_IRQHandler(void)\n{\n\tUBaseType_t s = taskENTER_CRITICAL_FROM_ISR();\n\ttaskEXIT_CRITICAL_FROM_ISR(s);\n\ttaskENTER_CRITICAL();\n\txTimerStart(t, 0);\n\txTimerStartFromISR(t, &w);\n}\n",
+			want: []Violation{{Function: "TIMER0_IRQHandler", API: "taskENTER_CRITICAL", Line: 5}, {Function: "TIMER0_IRQHandler", API: "xTimerStart", Line: 6}},
+		},
+		{
 			name: "esp log",
 			code: "static void IRAM_ATTR gpio_isr(void *a)\n{\n\tESP_EARLY_LOGI(TAG, \"x\");\n\tESP_LOGI(TAG, \"y\");\n}\n",
 			want: []Violation{{Function: "gpio_isr", API: "ESP_LOGI", Line: 4}},
