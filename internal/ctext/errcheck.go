@@ -362,6 +362,12 @@ func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
 	if len(opens) == 0 && s.is(first-1, "=") && s.isIdentTok(first-2) {
 		return s.judgeAssigned(s.text(first-2), closeTok)
 	}
+	// An array element: fds[i] = call(...); followed by if (fds[i] < 0).
+	if len(opens) == 0 && s.is(first-1, "=") && s.is(first-2, "]") {
+		if o := s.match[first-2]; o > 0 && s.isIdentTok(o-1) {
+			return s.judgeAssigned(s.text(o-1), closeTok)
+		}
+	}
 	if len(opens) == 0 && start == first {
 		return false, "return value ignored"
 	}
@@ -430,7 +436,11 @@ func (s *Source) judgeIfChain(i int, v string) (bool, string) {
 		if k < 0 {
 			break
 		}
-		ok, why = s.judgeBranches(i+1, s.polarityOf(k, k), v)
+		end := k
+		for s.is(end+1, "[") && s.match[end+1] > end {
+			end = s.match[end+1]
+		}
+		ok, why = s.judgeBranches(i+1, s.polarityOf(k, end), v)
 		if ok {
 			return ok, why
 		}

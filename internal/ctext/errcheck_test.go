@@ -53,6 +53,8 @@ func TestErrorHandlingReport(t *testing.T) {
 		{"tested inside IS_ERR", "\tclk = devm_clk_get(dev, NULL);\n\tif (unlikely(IS_ERR(clk)))\n\t\treturn PTR_ERR(clk);", "devm_clk_get", []bool{true}, ""},
 		{"EINTR retry loop", "\tdo {\n\t\tn = read(fd, buf, 8);\n\t} while (n < 0 && errno == EINTR);\n\tif (n < 0) {\n\t\treturn -1;\n\t}", "read", []bool{true}, "n is tested by an if and the failure path leaves"},
 		{"EINTR retry loop never checked", "\tdo {\n\t\tn = read(fd, buf, 8);\n\t} while (n < 0 && errno == EINTR);\n\tuse(buf);", "read", []bool{false}, ""},
+		{"array element", "\tfds[1] = signalfd(-1, &m, 0);\n\tif (fds[1] < 0) {\n\t\treturn 1;\n\t}", "signalfd", []bool{true}, "fds is tested by an if and the failure path leaves"},
+		{"array element success polarity", "\tfds[0] = timerfd_create(CLOCK_MONOTONIC, 0);\n\tif (fds[0] >= 0) {\n\t\tuse();\n\t}\n\ta();\n\tb();", "timerfd_create", []bool{false}, ""},
 		{"continue in a loop", "\tfor (int i = 0; i < 4; i++) {\n\t\tif (sensor_sample_fetch(dev) < 0) {\n\t\t\tcontinue;\n\t\t}\n\t\tuse(i);\n\t}", "sensor_sample_fetch", []bool{true}, ""},
 		{"break in a loop", "\twhile (1) {\n\t\tret = uart_rx(dev);\n\t\tif (ret < 0)\n\t\t\tbreak;\n\t\tuse(ret);\n\t}", "uart_rx", []bool{true}, ""},
 		{"break of a nested switch does not leave", "\twhile (1) {\n\t\tif (poll_dev() < 0) {\n\t\t\tswitch (mode) {\n\t\t\tcase 1:\n\t\t\t\tbreak;\n\t\t\t}\n\t\t}\n\t\tk_yield();\n\t}", "poll_dev", []bool{false}, ""},
