@@ -129,6 +129,7 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}),
+		"eval_int": withFile(evalInt, "expr", "function"),
 		"has_errors": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
 			return starlark.Bool(f == nil || f.HasErrors()), nil
 		}),

@@ -1,0 +1,64 @@
+package cexpr
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestEval(t *testing.T) {
+	env := Env{
+		Objects: map[string]string{
+			"CORE_CLOCK_HZ": "25000000U", "TICK_RATE_HZ": "1000U", "RELOAD": "(CORE_CLOCK_HZ / TICK_RATE_HZ - 1U)",
+			"PAGE": "32", "SELF": "SELF + 1", "RED": "0", "GREEN": "(RED) + 1", "BASE": "0x40000000UL",
+		},
+		Functions: map[string]FuncMacro{
+			"REG":     {Params: []string{"off"}, Body: "(BASE + (off))"},
+			"BIT":     {Params: []string{"n"}, Body: "(1U << (n))"}, // the code's own definition wins
+			"MS2TICK": {Params: []string{"ms", "hz"}, Body: "((ms) * (hz) / 1000)"},
+		},
+	}
+	tests := []struct {
+		expr string
+		want int64
+	}{
+		{"RELOAD", 24999},
+		{"CORE_CLOCK_HZ / TICK_RATE_HZ - 1", 24999},
+		{"BIT(3) | BIT(0)", 9},
+		{"0x7", 7}, {"0b101", 5}, {"017", 15}, {"'A'", 65},
+		{"(uint16_t)~0", 65535},
+		{"(int8_t)0xFF", -1},
+		{"(uint32_t)-1", 4294967295},
+		{"(volatile uint32_t *)REG(0x08)", 0x40000008},
+		{"KB(4)", 4096},
+		{"MS2TICK(100, 250)", 25},
+		{"GREEN", 1},
+		{"PAGE - 500 % PAGE", 12},
+		{"1 ? 2 : 3", 2}, {"0 ? 2 : 3", 3},
+		{"!5 || 3 > 2 && 1 == 1", 1},
+		{"-(2 + 3) * 4", -20},
+		{"UINT16_MAX + 1", 65536},
+		{"10 * MSEC_PER_SEC", 10000},
+		{"1u << 31", 2147483648},
+	}
+	for _, tc := range tests {
+		got, err := Eval(tc.expr, env)
+		require.NoError(t, err, tc.expr)
+		require.Equal(t, tc.want, got, tc.expr)
+	}
+	for expr, msg := range map[string]string{
+		"HZ * 2":          "HZ is not a known constant",
+		"get_hz()":        "get_hz(...) is a call, not a constant",
+		"sizeof(int)":     "sizeof is not evaluated",
+		"1 / (PAGE - 32)": "division by zero",
+		"SELF":            "too deep",
+		"1 +":             "ends early",
+		"2.5":             "not an integer",
+		"(1 + 2":          "missing )",
+		"REG(1, 2)":       "REG takes 1 arguments, got 2",
+		"1 << 64":         "shift by 64",
+	} {
+		_, err := Eval(expr, env)
+		require.ErrorContains(t, err, msg, expr)
+	}
+}

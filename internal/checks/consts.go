@@ -1,0 +1,100 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"github.com/embedeval/embedeval-go/internal/cexpr"
+	"github.com/embedeval/embedeval-go/internal/csyntax"
+)
+
+// evalInt is c.eval_int(code, expr, function=None): the value of a C integer
+// constant expression with the code's macros, enum constants and const
+// variables (file scope, and the locals of function when given), or None
+// when it is not constant.
+func evalInt(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+	expr, function := extra[0], extra[1]
+	if strings.TrimSpace(expr) == "" {
+		return nil, fmt.Errorf("%s: expr must be a non-empty string", b.Name())
+	}
+	if f == nil {
+		return starlark.None, nil
+	}
+	v, err := cexpr.Eval(expr, constEnv(f, function))
+	if err != nil {
+		return starlark.None, nil
+	}
+	return starlark.MakeInt64(v), nil
+}
+
+// constEnv collects what an expression in f may name.
+func constEnv(f *csyntax.File, function string) cexpr.Env {
+	env := cexpr.Env{Objects: map[string]string{}, Functions: map[string]cexpr.FuncMacro{}}
+	for _, m := range f.Macros() {
+		switch {
+		case m.FunctionLike:
+			env.Functions[m.Name] = cexpr.FuncMacro{Params: m.Params, Body: m.Value}
+		case m.Value != "":
+			env.Objects[m.Name] = m.Value
+		}
+	}
+	if ms, err := f.Query("(enumerator_list) @list"); err == nil {
+		for _, m := range ms {
+			for _, c := range m.Captures["list"] {
+				enumConstants(c.Text, env.Objects)
+			}
+		}
+	}
+	decls := f.Declarations(csyntax.GlobalScope)
+	if function != "" {
+		decls = append(decls, f.Declarations(function)...)
+	}
+	for _, d := range decls {
+		if d.Init != "" && !d.Pointer && !d.Array && slices.Contains(d.Qualifiers, "const") {
+			env.Objects[d.Name] = d.Init
+		}
+	}
+	return env
+}
+
+// enumConstants adds the constants of "{ A, B = 4, C }" to objects, an
+// implicit value being the last explicit one (or 0) plus its distance.
+func enumConstants(list string, objects map[string]string) {
+	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(list), "{"), "}")
+	base, offset := "0", 0
+	for _, item := range splitTopLevel(body) {
+		name, value, hasValue := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if hasValue {
+			base, offset = "("+strings.TrimSpace(value)+")", 0
+		}
+		objects[name] = fmt.Sprintf("%s + %d", base, offset)
+		offset++
+	}
+}
+
+// splitTopLevel splits s at commas outside parentheses.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
