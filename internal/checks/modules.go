@@ -196,7 +196,7 @@ func kconfigModule() *starlarkstruct.Module {
 			}
 			problems := make([]starlark.Value, len(frag.Problems))
 			for i, p := range frag.Problems {
-				problems[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(p.Line), "message": starlark.String(p.Message)})
+				problems[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(p.Line), "message": starlark.String(p.Message), "text": starlark.String(p.Text)})
 			}
 			value := starlark.NewBuiltin("value", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 				var sym string

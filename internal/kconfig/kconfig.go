@@ -53,6 +53,8 @@ type Problem struct {
 	Line int
 	// Message says what was expected and what was found, without the line.
 	Message string
+	// Text is the line as written (without its line ending).
+	Text string
 }
 
 // String renders the problem as "line N: message".
@@ -69,8 +71,8 @@ func Parse(text string) Fragment {
 	return f
 }
 
-func (f *Fragment) problem(line int, format string, args ...any) {
-	f.Problems = append(f.Problems, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
+func (f *Fragment) problem(line int, text, format string, args ...any) {
+	f.Problems = append(f.Problems, Problem{Line: line, Message: fmt.Sprintf(format, args...), Text: text})
 }
 
 func (f *Fragment) parseLine(n int, line string) {
@@ -86,29 +88,29 @@ func (f *Fragment) parseLine(n int, line string) {
 	}
 	eq := strings.IndexByte(line, '=')
 	if eq < 0 {
-		f.problem(n, "expected CONFIG_<NAME>=<value>, found %q", trimmed)
+		f.problem(n, line, "expected CONFIG_<NAME>=<value>, found %q", trimmed)
 		return
 	}
 	if line != strings.TrimLeft(line, " \t") {
-		f.problem(n, "leading whitespace before %q", trimmed)
+		f.problem(n, line, "leading whitespace before %q", trimmed)
 	}
 	name, value := strings.TrimLeft(line[:eq], " \t"), line[eq+1:]
 	if strings.TrimSpace(name) != name || strings.TrimLeft(value, " \t") != value {
-		f.problem(n, "space around '=' in %q (Kconfig expects CONFIG_<NAME>=<value>)", trimmed)
+		f.problem(n, line, "space around '=' in %q (Kconfig expects CONFIG_<NAME>=<value>)", trimmed)
 	}
 	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 	switch {
 	case name == "":
-		f.problem(n, "expected CONFIG_<NAME>=<value>, found %q", trimmed)
+		f.problem(n, line, "expected CONFIG_<NAME>=<value>, found %q", trimmed)
 		return
 	case !strings.HasPrefix(name, Prefix):
-		f.problem(n, "symbol %q does not start with %s", name, Prefix)
+		f.problem(n, line, "symbol %q does not start with %s", name, Prefix)
 		return
 	case !validName(name[len(Prefix):]):
-		f.problem(n, "invalid symbol name %q (letters, digits and '_' only)", name)
+		f.problem(n, line, "invalid symbol name %q (letters, digits and '_' only)", name)
 		return
 	case value == "":
-		f.problem(n, "empty value for %s", name)
+		f.problem(n, line, "empty value for %s", name)
 		return
 	}
 	a := Assignment{Symbol: name, Line: n}
@@ -116,11 +118,11 @@ func (f *Fragment) parseLine(n int, line string) {
 	case value[0] == '"':
 		s, rest, ok := unquote(value)
 		if !ok {
-			f.problem(n, "unterminated string for %s: %s", name, value)
+			f.problem(n, line, "unterminated string for %s: %s", name, value)
 			return
 		}
 		if strings.TrimSpace(rest) != "" {
-			f.problem(n, "unexpected text %q after the string value of %s", strings.TrimSpace(rest), name)
+			f.problem(n, line, "unexpected text %q after the string value of %s", strings.TrimSpace(rest), name)
 			return
 		}
 		a.Value, a.Kind = s, KindString
@@ -133,7 +135,7 @@ func (f *Fragment) parseLine(n int, line string) {
 	case isInt(value):
 		a.Value, a.Kind = value, KindInt
 	default:
-		f.problem(n, "invalid value %q for %s (expected y, n, m, a number, 0x<hex> or a quoted string)", value, name)
+		f.problem(n, line, "invalid value %q for %s (expected y, n, m, a number, 0x<hex> or a quoted string)", value, name)
 		return
 	}
 	f.Assignments = append(f.Assignments, a)
