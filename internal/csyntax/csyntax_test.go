@@ -1,6 +1,7 @@
 package csyntax
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -597,4 +598,20 @@ void HAL_UART_RxCpltCallback(UART_HandleTypeDef *huart)
 			require.Equal(t, tt.wantCalls, calls)
 		})
 	}
+}
+
+func TestParenthesizedMacroIsACall(t *testing.T) {
+	f, err := Parse("static DEVICE_ATTR_RO(count);\nstatic DEVICE_ATTR_WO(reset);\nstatic int (plain);\nstatic Foo_t (x);\nvoid f(void)\n{\n\tstatic K_MUTEX_DEFINE(lock);\n}\n")
+	require.NoError(t, err)
+	defer f.Close()
+	var calls []string
+	for _, c := range f.Calls("") {
+		calls = append(calls, fmt.Sprintf("%s(%s)@%d in %q", c.Name, strings.Join(c.Args, ","), c.Line, c.Function))
+	}
+	require.Equal(t, []string{`DEVICE_ATTR_RO(count)@1 in ""`, `DEVICE_ATTR_WO(reset)@2 in ""`, `K_MUTEX_DEFINE(lock)@7 in "f"`}, calls)
+	var decls []string
+	for _, d := range f.Declarations("") {
+		decls = append(decls, d.Name)
+	}
+	require.Equal(t, []string{"plain", "x"}, decls, "a parenthesized declarator of a real type stays a declaration")
 }

@@ -119,7 +119,9 @@ func (f *File) body() *index {
 				ix.calls = append(ix.calls, call)
 			}
 		case k.declaration:
-			if !ix.merged[n.StartByte()] {
+			if call, ok := f.parenMacroCall(n, ix); ok {
+				ix.calls = append(ix.calls, call)
+			} else if !ix.merged[n.StartByte()] {
 				ix.decls = append(ix.decls, f.declarations(n, ix)...)
 			}
 		}
@@ -595,6 +597,9 @@ func (f *File) shape(d *ts.Node) declShape {
 // declarations converts a declaration node into one Declaration per declared
 // variable.
 func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
+	if _, ok := f.parenMacroCall(n, ix); ok {
+		return nil
+	}
 	var typeNode *ts.Node
 	var decls []*ts.Node
 	var quals, storage []string
@@ -754,6 +759,57 @@ func (f *File) macroDeclCall(n *ts.Node, ix *index) (Call, bool) {
 		call.Function = fn.Name
 	}
 	return call, true
+}
+
+// parenMacroCall recognizes "static DEVICE_ATTR_RO(count);", which
+// tree-sitter parses as a declaration of "count" (in parentheses) whose type
+// is DEVICE_ATTR_RO, and reports it as the macro call it is: the type is an
+// all-caps identifier and the only declarator a parenthesized name without
+// an initializer.
+func (f *File) parenMacroCall(n *ts.Node, ix *index) (Call, bool) {
+	typ := n.ChildByFieldName("type")
+	if typ == nil || typ.Kind() != "type_identifier" || !allCaps(f.text(typ)) {
+		return Call{}, false
+	}
+	var decl *ts.Node
+	count := 0
+	c := n.Walk()
+	defer c.Close()
+	if c.GotoFirstChild() {
+		for {
+			if c.FieldName() == "declarator" {
+				decl = c.Node()
+				count++
+			}
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+	}
+	if count != 1 || decl.Kind() != "parenthesized_declarator" {
+		return Call{}, false
+	}
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(f.text(decl)), "("), ")"))
+	call := Call{Name: f.text(typ), Args: splitArgs(inner), Line: int(typ.StartPosition().Row) + 1}
+	if fn := ix.enclosing(n.StartByte()); fn != nil {
+		call.Function = fn.Name
+	}
+	return call, true
+}
+
+// allCaps reports whether name looks like a macro: upper-case letters,
+// digits and underscores, starting with a letter.
+func allCaps(name string) bool {
+	if name == "" || name[0] < 'A' || name[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // include converts a preproc_include node.
