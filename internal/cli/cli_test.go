@@ -144,3 +144,31 @@ func TestAnalysisCommandsPoolEveryRun(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, "no runs under")
 }
+
+func TestEvaluateCommand(t *testing.T) {
+	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", "timer-001", "--layers", "L0,L3,L4")
+	require.Equal(t, ExitOK, code, out+errOut)
+	require.Contains(t, out, "timer-001 on reference: PASSED")
+	require.Contains(t, out, "    ok   reload_value_1ms  expected: SysTick reload = 25 MHz / 1 kHz - 1 = 24999  actual: reload values: 24999")
+	require.Contains(t, out, "applied  reload_off_by_one: reload_value_1ms caught")
+
+	// A wrong answer from a file: the failing checks are shown, exit 1.
+	wrong := filepath.Join(t.TempDir(), "main.c")
+	require.NoError(t, os.WriteFile(wrong, []byte("#include <stdio.h>\nint main(void)\n{\n\tprintf(\"tick ok\\n\");\n\treturn 0;\n}\n"), 0o644))
+	code, out, _ = runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", "timer-001", "--layers", "L0,L3,L4", wrong)
+	require.Equal(t, ExitFindings, code)
+	require.Contains(t, out, "timer-001 on "+wrong+": FAILED")
+	require.Contains(t, out, "    FAIL systick_handler_defined")
+	require.Contains(t, out, "L3 heuristic: skipped (halted: L0 static failed)")
+
+	code, out, _ = runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", "timer-001", "--layers", "L0", "--json")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, `"case_id": "timer-001"`)
+
+	code, _, errOut = runCLI(t, "evaluate", "--cases", bundledCorpus, "--layers", "L0")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "give exactly one case with --case")
+	code, _, errOut = runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", "no-such-001")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "case no-such-001 not found")
+}

@@ -66,6 +66,14 @@ func TestMixedTreeThroughThePipeline(t *testing.T) {
 	require.Contains(t, out, "3 results, 3 passed")
 	assertParityScript(t, corpus, filepath.Join(runDir, "runs", "py", "results.jsonl"))
 
+	code, _, errOut = runCLI(t, "evaluate", "--cases", corpus, "--case", "kconfig-001", "--layers", "L0,L3,L4")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "--allow-python-checks")
+	code, out, errOut = runCLI(t, "evaluate", "--cases", corpus, "--case", "kconfig-001", "--layers", "L0,L3,L4", "--allow-python-checks")
+	require.Equal(t, ExitOK, code, out+errOut)
+	require.Contains(t, out, "    ok   config_i2c_enabled  expected: CONFIG_I2C=y  actual: CONFIG_I2C=y")
+	require.Contains(t, out, "applied  i2c_as_module: config_i2c_enabled caught, log_level_warning missed (should_fail)")
+
 	dir := t.TempDir()
 	code, _, errOut = runCLI(t, "pipeline", "--local", "--cases", corpus, "--model", "reference", "--output-dir", dir, "--layers", "L0,L3,L4")
 	require.Equal(t, ExitUsage, code)

@@ -83,6 +83,7 @@ internal error.`,
 	}
 	root.AddCommand(
 		newValidateCommand(),
+		newEvaluateCommand(),
 		newRunCommand(),
 		newAgentCommand(), newSensitivityCommand(),
 		newDoctorCommand(),
