@@ -7,10 +7,14 @@
 // the case's build files. A wrapper, embedeval-overlay.dts, starts with
 // "/dts-v1/;" and "/plugin/;" (only when the answer lacks /dts-v1/),
 // includes the binding headers a Zephyr board tree normally brings along
-// (gpio, i2c, pwm, adc, input event codes) and then the answer. Then
+// (gpio, i2c, pwm, adc, input event codes, the nRF pinctrl helpers and the
+// DT_SIZE_*/DT_FREQ_* helpers of dts/common) and then the answer. Then
 //
 //	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I embedeval-include -I embedeval-include/zephyr -o embedeval-overlay.pre.dts embedeval-overlay.dts
 //	dtc -@ -I dts -O dtb -W no-reg_format -W no-avoid_default_addr_size -W no-gpios_property -o out.dtbo embedeval-overlay.pre.dts
+//
+// Between the two, top-level "/delete-node/ &label;" statements are blanked
+// (see BlankBoardDeletes): they edit the board tree, which a plugin lacks.
 //
 // cpp keeps its line markers (no -P), so dtc's messages name app.overlay
 // and the answer's own line numbers. The binding headers are a small set
@@ -88,6 +92,9 @@ func preincluded() []string {
 		"zephyr/dt-bindings/pwm/pwm.h",
 		"zephyr/dt-bindings/adc/adc.h",
 		"zephyr/dt-bindings/input/input-event-codes.h",
+		"zephyr/dt-bindings/pinctrl/nrf-pinctrl.h",
+		"mem.h",
+		"freq.h",
 	}
 }
 
@@ -186,6 +193,9 @@ func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolch
 	}
 	if lr.Status != result.StatusPassed {
 		return lr
+	}
+	if err := blankBoardDeletes(ws); err != nil {
+		return toolchain.ErrorLayer(err.Error())
 	}
 	dtc := []string{"dtc", "-@", "-I", "dts", "-O", "dtb"}
 	for _, c := range pluginChecksOff() {
@@ -288,4 +298,62 @@ func bareIdentifiers(pre string) []string {
 		}
 	}
 	return out
+}
+
+// boardDelete matches a top-level "/delete-node/ &label;" or
+// "/delete-node/ &{/path};" statement.
+var boardDelete = regexp.MustCompile(`^/delete-node/\s*&(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)\s*;`)
+
+// BlankBoardDeletes replaces every top-level /delete-node/ of a reference
+// with spaces (newlines kept, so dtc's line numbers stay the answer's). Such a
+// statement edits the board tree the overlay is merged into; a plugin has no
+// board tree, so dtc can only report "Label or path ... not found" for it (and
+// rejects it outright as the first statement of a plugin). Statements inside
+// node bodies, and everything else, are left for dtc to judge.
+func BlankBoardDeletes(pre string) string {
+	b := []byte(pre)
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '#' && (i == 0 || b[i-1] == '\n') && i+2 < len(b) && b[i+1] == ' ' && b[i+2] >= '0' && b[i+2] <= '9':
+			// a cpp line marker (# 12 "app.overlay"): skip the line
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		case c == '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		case c == '/' && depth == 0:
+			if m := boardDelete.FindIndex(b[i:]); m != nil {
+				for j := i; j < i+m[1]; j++ {
+					if b[j] != '\n' {
+						b[j] = ' '
+					}
+				}
+				i += m[1] - 1
+			}
+		}
+	}
+	return string(b)
+}
+
+// blankBoardDeletes rewrites the preprocessed source with BlankBoardDeletes.
+func blankBoardDeletes(ws *sandbox.Workspace) error {
+	path := filepath.Join(ws.Dir, preprocessedPath)
+	pre, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", preprocessedPath, err)
+	}
+	out := BlankBoardDeletes(string(pre))
+	if out == string(pre) {
+		return nil
+	}
+	return ws.WriteFile(preprocessedPath, []byte(out))
 }

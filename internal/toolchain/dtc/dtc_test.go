@@ -59,7 +59,8 @@ func TestAvailable(t *testing.T) {
 
 func TestWrapper(t *testing.T) {
 	headers := "#include <zephyr/dt-bindings/gpio/gpio.h>\n#include <zephyr/dt-bindings/i2c/i2c.h>\n#include <zephyr/dt-bindings/pwm/pwm.h>\n" +
-		"#include <zephyr/dt-bindings/adc/adc.h>\n#include <zephyr/dt-bindings/input/input-event-codes.h>\n#include \"app.overlay\"\n"
+		"#include <zephyr/dt-bindings/adc/adc.h>\n#include <zephyr/dt-bindings/input/input-event-codes.h>\n" +
+		"#include <zephyr/dt-bindings/pinctrl/nrf-pinctrl.h>\n#include <mem.h>\n#include <freq.h>\n#include \"app.overlay\"\n"
 	require.Equal(t, "/dts-v1/;\n/plugin/;\n"+headers, Wrapper("&i2c0 { status = \"okay\"; };"))
 	require.Equal(t, headers, Wrapper("/dts-v1/;\n/plugin/;\n&i2c0 { };"))
 }
@@ -182,4 +183,28 @@ func BenchmarkDeviceTree001(b *testing.B) {
 			_ = art.Close()
 		}
 	})
+}
+
+func TestBlankBoardDeletes(t *testing.T) {
+	pre := "# 1 \"app.overlay\" 1\n/delete-node/ &storage_partition;\n&spi2 {\n\t#address-cells = <1>;\n\tlabel = \"/delete-node/ &x;\";\n};\n" +
+		"/delete-node/ &{/soc/flash-controller@4001e000/flash@0/partitions/partition@f8000};\n&gpio0 { /delete-node/ &y; };\n"
+	want := "# 1 \"app.overlay\" 1\n                                 \n&spi2 {\n\t#address-cells = <1>;\n\tlabel = \"/delete-node/ &x;\";\n};\n" +
+		strings.Repeat(" ", len("/delete-node/ &{/soc/flash-controller@4001e000/flash@0/partitions/partition@f8000};")) + "\n&gpio0 { /delete-node/ &y; };\n"
+	require.Equal(t, want, BlankBoardDeletes(pre))
+	require.Equal(t, "&i2c0 { };", BlankBoardDeletes("&i2c0 { };"))
+}
+
+func TestNordicPinctrlAndBoardDeletes(t *testing.T) {
+	requireTools(t)
+	c := loadCase(t, overlayCase)
+	code := "/delete-node/ &storage_partition;\n\n&pinctrl {\n\tspi2_alt: spi2_alt {\n\t\tgroup1 {\n" +
+		"\t\t\tpsels = <NRF_PSEL(SPIM_SCK, 1, 5)>, <NRF_PSEL_DISCONNECTED(SPIM_MISO)>;\n\t\t\tnordic,drive-mode = <NRF_DRIVE_H0H1>;\n\t\t};\n\t};\n};\n\n" +
+		"&spi2 {\n\tstatus = \"okay\";\n\tpinctrl-0 = <&spi2_alt>;\n\tflash@0 {\n\t\treg = <0>;\n\t\tspi-max-frequency = <DT_FREQ_M(8)>;\n\t\tsize = <DT_SIZE_M(32)>;\n\t};\n};\n"
+	lr, art := New().Build(context.Background(), request(c, code))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	require.NoError(t, art.Close())
+	// Only top-level statements are blanked: one inside a node body is still dtc's to reject.
+	lr, art = New().Build(context.Background(), request(c, "/delete-node/ &storage_partition;\n&spi2 { x = <NRF_PSEL(SPIM_SCK, 1, 5)>; };\n&gpio0 { /delete-node/ &y; };\n"))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusFailed, lr.Status)
 }
