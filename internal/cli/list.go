@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -32,10 +30,6 @@ func loadSelected(cmd *cobra.Command, corpus *corpusFlags) ([]*cases.Case, []dia
 	}
 	sort.Strings(dirs)
 	for _, d := range dirs {
-		// With --case, the problems of other broken cases are not news.
-		if len(flt.IDs) > 0 && !slices.Contains(flt.IDs, filepath.Base(d)) {
-			continue
-		}
 		problems = append(problems, c.Broken[d]...)
 	}
 	for _, p := range problems {
