@@ -65,7 +65,7 @@ func constEnv(f *csyntax.File, function string) cexpr.Env {
 func enumConstants(list string, objects map[string]string) {
 	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(list), "{"), "}")
 	base, offset := "0", 0
-	for _, item := range splitTopLevel(body) {
+	for _, item := range csyntax.SplitArgs(body) {
 		name, value, hasValue := strings.Cut(item, "=")
 		name = strings.TrimSpace(name)
 		if name == "" {
@@ -77,24 +77,4 @@ func enumConstants(list string, objects map[string]string) {
 		objects[name] = fmt.Sprintf("%s + %d", base, offset)
 		offset++
 	}
-}
-
-// splitTopLevel splits s at commas outside parentheses.
-func splitTopLevel(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }

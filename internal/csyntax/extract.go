@@ -753,7 +753,7 @@ func (f *File) macroDeclCall(n *ts.Node, ix *index) (Call, bool) {
 	closing := strings.LastIndexByte(text, ')')
 	call := Call{Name: f.text(name), Line: int(n.StartPosition().Row) + 1}
 	if open >= 0 && closing > open {
-		call.Args = splitArgs(text[open+1 : closing])
+		call.Args = SplitArgs(text[open+1 : closing])
 	}
 	if fn := ix.enclosing(n.StartByte()); fn != nil {
 		call.Function = fn.Name
@@ -790,7 +790,7 @@ func (f *File) parenMacroCall(n *ts.Node, ix *index) (Call, bool) {
 		return Call{}, false
 	}
 	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(f.text(decl)), "("), ")"))
-	call := Call{Name: f.text(typ), Args: splitArgs(inner), Line: int(typ.StartPosition().Row) + 1}
+	call := Call{Name: f.text(typ), Args: SplitArgs(inner), Line: int(typ.StartPosition().Row) + 1}
 	if fn := ix.enclosing(n.StartByte()); fn != nil {
 		call.Function = fn.Name
 	}
@@ -962,8 +962,9 @@ func normType(s string) string {
 	return b.String()
 }
 
-// splitArgs splits a macro argument text at top-level commas.
-func splitArgs(s string) []string {
+// SplitArgs splits a macro argument list (or an initializer or enumerator
+// list) at top-level commas, outside brackets and quotes, trimmed.
+func SplitArgs(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
 )
@@ -27,13 +26,7 @@ import (
 func BenchmarkBridgeEvaluate(b *testing.B) {
 	py := setupPython(b)
 	ctx := context.Background()
-	bridge := pycheck.New(pycheck.Options{Python: py})
-	b.Cleanup(func() { _ = bridge.Close() })
-	rt, err := checks.NewRuntime(checks.Limits{}, nil)
-	require.NoError(b, err)
-	rt.UseForeign(bridge)
-	s := rt.NewSession()
-	defer s.Close()
+	rt, s := bridgeRuntime(b, py)
 	ev := eval.New(nil, eval.AllLayers)
 	fixtures := loadFixtureCases(b, filepath.Join("testdata", "corpus"))
 	var loaded []*eval.CaseChecks

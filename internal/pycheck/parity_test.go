@@ -53,6 +53,20 @@ func setupPython(t testing.TB) string {
 	return py
 }
 
+// bridgeRuntime is a check runtime whose .py files go through a bridge, and
+// a session of it; both are closed when the test ends.
+func bridgeRuntime(t testing.TB, py string) (*checks.Runtime, *checks.Session) {
+	t.Helper()
+	bridge := pycheck.New(pycheck.Options{Python: py})
+	t.Cleanup(func() { _ = bridge.Close() })
+	rt, err := checks.NewRuntime(checks.Limits{}, nil)
+	require.NoError(t, err)
+	rt.UseForeign(bridge)
+	s := rt.NewSession()
+	t.Cleanup(s.Close)
+	return rt, s
+}
+
 func loadFixtureCases(t testing.TB, root string) []*cases.Case {
 	t.Helper()
 	entries, problems := cases.Discover(root, false)
@@ -88,13 +102,7 @@ func runPython(t *testing.T, py, caseDir, code string) pyEvaluation {
 func TestParityWithPythonEvaluator(t *testing.T) {
 	py := setupPython(t)
 	ctx := context.Background()
-	bridge := pycheck.New(pycheck.Options{Python: py})
-	t.Cleanup(func() { _ = bridge.Close() })
-	rt, err := checks.NewRuntime(checks.Limits{}, nil)
-	require.NoError(t, err)
-	rt.UseForeign(bridge)
-	s := rt.NewSession()
-	defer s.Close()
+	rt, s := bridgeRuntime(t, py)
 	ev := eval.New(nil, eval.AllLayers)
 	compared := 0
 	for _, c := range loadFixtureCases(t, filepath.Join("testdata", "corpus")) {
