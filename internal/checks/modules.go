@@ -91,6 +91,15 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "within"),
+		"callees": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if extra[0] == "" {
+				return nil, fmt.Errorf("%s: missing argument for function", b.Name())
+			}
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			return stringsToList(f.Callees(extra[0])), nil
+		}, "function"),
 		"declarations": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil

@@ -615,3 +615,13 @@ func TestParenthesizedMacroIsACall(t *testing.T) {
 	}
 	require.Equal(t, []string{"plain", "x"}, decls, "a parenthesized declarator of a real type stays a declaration")
 }
+
+func TestCallees(t *testing.T) {
+	f, err := Parse("static void log_it(int x) { printf(\"%d\", x); }\nstatic void step(int x) { if (x) step(x - 1); log_it(x); }\n" +
+		"static void unused(void) { }\nstatic void cb(void) { log_it(0); }\nvoid TIMER0_Handler(void) { step(3); register_cb(cb); TIMER0_Handler(); }\n")
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, []string{"step", "log_it"}, f.Callees("TIMER0_Handler"), "callbacks passed as arguments and the function itself are not followed")
+	require.Empty(t, f.Callees("log_it"))
+	require.Empty(t, f.Callees("no_such_function"))
+}

@@ -294,6 +294,33 @@ func (f *File) Declarations(within string) []Declaration {
 	return out
 }
 
+// Callees returns the functions defined in this file that function calls,
+// directly or through other functions of the file, each once, in the order
+// they are first reached (breadth first, calls in source order). function
+// itself is left out, even when it is recursive. Functions only passed as
+// arguments (callbacks) are not calls and are not followed.
+func (f *File) Callees(function string) []string {
+	defined := map[string]bool{}
+	for _, fn := range f.Functions() {
+		defined[fn.Name] = true
+	}
+	seen := map[string]bool{function: true}
+	var out []string
+	queue := []string{function}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, c := range f.Calls(cur) {
+			if defined[c.Name] && !seen[c.Name] {
+				seen[c.Name] = true
+				out = append(out, c.Name)
+				queue = append(queue, c.Name)
+			}
+		}
+	}
+	return out
+}
+
 // Includes returns the #include directives in source order.
 func (f *File) Includes() []Include {
 	ix := f.preprocessor()
