@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -91,6 +92,21 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "within"),
+		"assignments": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+			if strings.TrimSpace(extra[0]) == "" {
+				return nil, fmt.Errorf("%s: missing argument for target", b.Name())
+			}
+			if f == nil {
+				return starlark.NewList(nil), nil
+			}
+			as := f.Assignments(extra[0])
+			out := make([]starlark.Value, len(as))
+			for i, a := range as {
+				out[i] = newStruct(starlark.StringDict{"target": starlark.String(a.Target), "op": starlark.String(a.Op),
+					"value": starlark.String(a.Value), "line": starlark.MakeInt(a.Line), "function": starlark.String(a.Function)})
+			}
+			return starlark.NewList(out), nil
+		}, "target"),
 		"callees": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if extra[0] == "" {
 				return nil, fmt.Errorf("%s: missing argument for function", b.Name())

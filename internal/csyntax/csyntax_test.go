@@ -625,3 +625,27 @@ func TestCallees(t *testing.T) {
 	require.Empty(t, f.Callees("log_it"))
 	require.Empty(t, f.Callees("no_such_function"))
 }
+
+func TestAssignments(t *testing.T) {
+	code := "#define SYST_RVR (*(volatile uint32_t *)0xE000E014UL)\n" +
+		"static TIM_HandleTypeDef htim = { .Instance = TIM2, .Init = { .Period = 999 } };\n" +
+		"static const uint32_t reload = 24999U;\n" +
+		"void setup(TIM_TypeDef *t)\n{\n\tSYST_RVR = reload;\n\thtim.Init.Period = 4999;\n\tt->ARR |= 0x10;\n\tuint32_t *p = &x, period[2] = {1, 2};\n\t*(volatile uint32_t *) 0x40000008 = 7;\n}\n"
+	f, err := Parse(code)
+	require.NoError(t, err)
+	defer f.Close()
+	got := func(target string) []string {
+		var out []string
+		for _, a := range f.Assignments(target) {
+			out = append(out, fmt.Sprintf("%d %s %s %s %q", a.Line, a.Function, a.Target, a.Op, a.Value))
+		}
+		return out
+	}
+	require.Equal(t, []string{`6 setup SYST_RVR = "reload"`}, got("SYST_RVR"))
+	require.Equal(t, []string{`2  .Period = "999"`, `7 setup htim.Init.Period = "4999"`}, got("Period"))
+	require.Equal(t, []string{`8 setup t->ARR |= "0x10"`}, got("ARR"))
+	require.Equal(t, []string{`3  reload = "24999U"`}, got("reload"))
+	require.Equal(t, []string{`10 setup *(volatileuint32_t*)0x40000008 = "7"`}, got("*(volatile uint32_t *)0x40000008"))
+	require.Equal(t, []string{`9 setup p = "&x"`}, got("p"))
+	require.Empty(t, got("LOAD"))
+}
