@@ -30,7 +30,8 @@ type Env struct {
 const maxDepth = 32
 
 // Builtins are the function-like macros known without a definition in the
-// code (Zephyr and Linux spellings): BIT, BIT64, KB, MB, GENMASK.
+// code (Zephyr and Linux spellings): BIT, BIT64, KB, MB, GENMASK, and the
+// devicetree size and frequency helpers DT_SIZE_K/M, DT_FREQ_K/M.
 func Builtins() map[string]FuncMacro {
 	return map[string]FuncMacro{
 		"BIT":     {Params: []string{"n"}, Body: "(1UL << (n))"},
@@ -38,6 +39,11 @@ func Builtins() map[string]FuncMacro {
 		"KB":      {Params: []string{"x"}, Body: "((x) << 10)"},
 		"MB":      {Params: []string{"x"}, Body: "((x) << 20)"},
 		"GENMASK": {Params: []string{"h", "l"}, Body: "(((~0UL) << (l)) & (~0UL >> (63 - (h))))"},
+		// Zephyr's devicetree helpers (dts/common/mem.h, freq.h).
+		"DT_SIZE_K": {Params: []string{"x"}, Body: "((x) * 1024)"},
+		"DT_SIZE_M": {Params: []string{"x"}, Body: "((x) * 1024 * 1024)"},
+		"DT_FREQ_K": {Params: []string{"x"}, Body: "((x) * 1000)"},
+		"DT_FREQ_M": {Params: []string{"x"}, Body: "((x) * 1000 * 1000)"},
 	}
 }
 

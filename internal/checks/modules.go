@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 
+	"github.com/embedeval/embedeval-go/internal/cexpr"
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/devicetree"
 	"github.com/embedeval/embedeval-go/internal/kconfig"
@@ -261,10 +262,14 @@ func dtsModule() *starlarkstruct.Module {
 				errV = starlark.String(err.Error())
 				tree = &devicetree.Tree{}
 			}
-			converted := map[*devicetree.Node]starlark.Value{}
+			conv := &dtsConverter{seen: map[*devicetree.Node]starlark.Value{}, env: dtsEnv(tree)}
 			nodes := make([]starlark.Value, len(tree.Nodes))
 			for i, n := range tree.Nodes {
-				nodes[i] = dtsNode(n, converted)
+				nodes[i] = conv.node(n)
+			}
+			directives := make([]starlark.Value, len(tree.Directives))
+			for i, d := range tree.Directives {
+				directives[i] = newStruct(starlark.StringDict{"name": starlark.String(d.Name), "value": starlark.String(d.Value), "line": starlark.MakeInt(d.Line)})
 			}
 			labels := starlark.NewDict(0)
 			names := []string{}
@@ -273,7 +278,7 @@ func dtsModule() *starlarkstruct.Module {
 			}
 			sort.Strings(names)
 			for _, l := range names {
-				_ = labels.SetKey(starlark.String(l), dtsNode(tree.Labels()[l], converted))
+				_ = labels.SetKey(starlark.String(l), conv.node(tree.Labels()[l]))
 			}
 			find := starlark.NewBuiltin("node", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 				var key string
@@ -284,15 +289,49 @@ func dtsModule() *starlarkstruct.Module {
 				if !ok {
 					return starlark.None, nil
 				}
-				return dtsNode(n, converted), nil
+				return conv.node(n), nil
 			})
-			return newStruct(starlark.StringDict{"nodes": starlark.NewList(nodes), "labels": labels, "error": errV, "node": find}), nil
+			return newStruct(starlark.StringDict{"nodes": starlark.NewList(nodes), "labels": labels, "error": errV, "node": find,
+				"directives": starlark.NewList(directives)}), nil
 		},
 	})
 }
 
-func dtsNode(n *devicetree.Node, seen map[*devicetree.Node]starlark.Value) starlark.Value {
-	if v, ok := seen[n]; ok {
+// dtsConverter turns parsed nodes into Starlark structs, each node once.
+type dtsConverter struct {
+	seen map[*devicetree.Node]starlark.Value
+	// env resolves the macros of cell expressions.
+	env cexpr.Env
+}
+
+// dtsEnv collects the #define lines of an overlay for cell evaluation.
+func dtsEnv(tree *devicetree.Tree) cexpr.Env {
+	env := cexpr.Env{Objects: map[string]string{}, Functions: map[string]cexpr.FuncMacro{}}
+	for _, d := range tree.Directives {
+		if d.Name != "#define" {
+			continue
+		}
+		v := d.Value
+		i := 0
+		for i < len(v) && (v[i] == '_' || v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z' || v[i] >= '0' && v[i] <= '9') {
+			i++
+		}
+		name := v[:i]
+		if i < len(v) && v[i] == '(' {
+			if end := strings.IndexByte(v[i:], ')'); end > 0 {
+				env.Functions[name] = cexpr.FuncMacro{Params: csyntax.SplitArgs(v[i+1 : i+end]), Body: strings.TrimSpace(v[i+end+1:])}
+			}
+			continue
+		}
+		if body := strings.TrimSpace(v[i:]); name != "" && body != "" {
+			env.Objects[name] = body
+		}
+	}
+	return env
+}
+
+func (cv *dtsConverter) node(n *devicetree.Node) starlark.Value {
+	if v, ok := cv.seen[n]; ok {
 		return v
 	}
 	props := starlark.NewDict(len(n.Properties))
@@ -320,10 +359,33 @@ func dtsNode(n *devicetree.Node, seen map[*devicetree.Node]starlark.Value) starl
 		"path": starlark.String(n.Path), "name": starlark.String(n.Name), "unit_address": starlark.String(n.UnitAddress),
 		"labels": stringsToList(n.Labels), "ref": starlark.String(n.Ref), "line": starlark.MakeInt(n.Line),
 		"properties": props, "children": stringsToList(children),
+		"deleted_nodes": stringsToList(n.DeletedNodes), "deleted_properties": stringsToList(n.DeletedProperties),
 		"prop":    prop("prop", func(p devicetree.Property) starlark.Value { return starlark.String(p.Value) }),
 		"strings": prop("strings", func(p devicetree.Property) starlark.Value { return stringsToList(p.Strings()) }),
 		"cells":   prop("cells", func(p devicetree.Property) starlark.Value { return stringsToList(p.Cells()) }),
+		"cell_values": prop("cell_values", func(p devicetree.Property) starlark.Value {
+			cells := p.Cells()
+			out := make([]starlark.Value, len(cells))
+			for i, c := range cells {
+				out[i] = starlark.None
+				if x, err := cexpr.Eval(c, cv.env); err == nil {
+					out[i] = starlark.MakeInt64(x)
+				}
+			}
+			return starlark.NewList(out)
+		}),
+		"bytes": prop("bytes", func(p devicetree.Property) starlark.Value {
+			bs, ok := p.Bytes()
+			if !ok {
+				return starlark.None
+			}
+			out := make([]starlark.Value, len(bs))
+			for i, b := range bs {
+				out[i] = starlark.MakeInt(int(b))
+			}
+			return starlark.NewList(out)
+		}),
 	})
-	seen[n] = v
+	cv.seen[n] = v
 	return v
 }

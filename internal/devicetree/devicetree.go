@@ -12,6 +12,7 @@ package devicetree
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -234,6 +235,34 @@ func (p Property) Strings() []string {
 		}
 	}
 	return out
+}
+
+// Bytes returns the bytes of a byte-string value ("[EF 40 16]" or
+// "[ef4016]"), and false when the value is not exactly one byte string of
+// whole bytes.
+func (p Property) Bytes() ([]byte, bool) {
+	v := strings.TrimSpace(p.Value)
+	if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+		return nil, false
+	}
+	hex := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '.' {
+			return -1
+		}
+		return r
+	}, v[1:len(v)-1])
+	if len(hex)%2 != 0 {
+		return nil, false
+	}
+	out := make([]byte, len(hex)/2)
+	for i := range out {
+		b, err := strconv.ParseUint(hex[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = byte(b)
+	}
+	return out, true
 }
 
 // Cells returns the tokens inside every <...> group of the value, in order;

@@ -330,3 +330,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestPropertyBytes(t *testing.T) {
+	for value, want := range map[string][]byte{"[EF 40 16]": {0xEF, 0x40, 0x16}, "[ef4016]": {0xEF, 0x40, 0x16}, "[ 00\n01 ]": {0, 1}, "[]": {}} {
+		got, ok := Property{Value: value}.Bytes()
+		require.True(t, ok, value)
+		require.Equal(t, want, got, value)
+	}
+	for _, value := range []string{"<1 2>", "[EF 4]", "[GG]", "[01] [02]", ""} {
+		_, ok := Property{Value: value}.Bytes()
+		require.False(t, ok, value)
+	}
+}
