@@ -172,3 +172,11 @@ func TestEvaluateCommand(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, "case no-such-001 not found")
 }
+
+func TestDoctorProbesThePythonBridge(t *testing.T) {
+	code, out, errOut := runCLI(t, "doctor", "--python", filepath.Join(t.TempDir(), "no-python"))
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, out, "baremetal-cortex-m")
+	require.Contains(t, out, "python checks (--allow-python-checks): unavailable: ")
+	require.Contains(t, out, "cannot start the Python check worker")
+}

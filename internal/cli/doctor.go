@@ -6,18 +6,24 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/embedeval/embedeval-go/internal/pycheck"
 )
 
 func newDoctorCommand() *cobra.Command {
 	var tc toolchainFlags
 	var asJSON bool
+	var python pythonFlags
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Say which platforms this machine can build (L1) and run (L2), and why not",
 		Long: `doctor checks, for every target of the platform registry, whether the tools its
 backend needs are on this machine, and prints what L1 and L2 can do here.
 Layers that cannot run are skipped by validate and run (never passed);
---require-layers turns that into an error.`,
+--require-layers turns that into an error. The last line says whether the
+bridge to Python check modules (--allow-python-checks) would work: the
+interpreter, and where the Python implementation's embedeval package
+imports from (PYTHONPATH).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := tc.dispatcher()
@@ -41,10 +47,30 @@ Layers that cannot run are skipped by validate and run (never passed);
 			for _, r := range rows {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Target, r.Backend, yes(r.CanBuild), yes(r.CanRun), r.Image, r.Why)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), pythonBridgeLine(cmd, python.python))
+			return nil
 		},
 	}
 	tc.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON")
+	cmd.Flags().StringVar(&python.python, "python", pycheck.DefaultPython, "Python interpreter of the bridge to Python check modules, to probe")
 	return cmd
+}
+
+// pythonBridgeLine probes the Python check bridge for doctor's last line.
+func pythonBridgeLine(cmd *cobra.Command, python string) string {
+	b := pycheck.New(pycheck.Options{Python: python})
+	defer b.Close()
+	p, err := b.Probe(cmd.Context())
+	switch {
+	case err != nil:
+		return fmt.Sprintf("python checks (--allow-python-checks): unavailable: %v", err)
+	case p.EmbedevalErr != "":
+		return fmt.Sprintf("python checks (--allow-python-checks): %s %s; the embedeval package does not import (%s): set PYTHONPATH to the Python implementation's src/ or pick its interpreter with --python", p.Executable, p.Python, p.EmbedevalErr)
+	default:
+		return fmt.Sprintf("python checks (--allow-python-checks): %s %s; embedeval package from %s", p.Executable, p.Python, p.Embedeval)
+	}
 }

@@ -117,6 +117,23 @@ func (b *Bridge) Version(ctx context.Context) (string, error) {
 	return resp.Python, nil
 }
 
+// Probe says what the worker sees: the interpreter's version and path, and
+// where the Python implementation's embedeval package (embedeval.models and
+// embedeval.check_utils) imports from, or why it does not.
+type Probe struct {
+	Python       string `json:"python"`
+	Executable   string `json:"executable"`
+	Embedeval    string `json:"embedeval,omitempty"`
+	EmbedevalErr string `json:"embedeval_error,omitempty"`
+}
+
+// Probe starts the worker if needed and reports what it can import.
+func (b *Bridge) Probe(ctx context.Context) (Probe, error) {
+	var p Probe
+	err := b.call(ctx, "", request{Op: "probe"}, &p)
+	return p, err
+}
+
 // LoadChecks implements checks.ForeignBackend.
 func (b *Bridge) LoadChecks(ctx context.Context, path string) error {
 	return b.call(ctx, path, request{Op: "load_checks", Path: path}, nil)
@@ -343,6 +360,12 @@ func (b *Bridge) callWithin(ctx context.Context, path string, req request, out a
 		return ctx.Err()
 	}
 	defer func() { <-b.slot }()
+	// where names the file in diagnostics: the check file, or the
+	// interpreter for requests about no file (ping, probe).
+	where := path
+	if where == "" {
+		where = b.opts.Python
+	}
 	if path != "" {
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -355,7 +378,7 @@ func (b *Bridge) callWithin(ctx context.Context, path string, req request, out a
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "cannot start the Python check worker: %v", err)}
+			return &diag.AsError{Problem: diag.Errorf(where, 0, 0, BridgeRule, "cannot start the Python check worker: %v", err)}
 		}
 	}
 	line, err := json.Marshal(req)
@@ -372,22 +395,22 @@ func (b *Bridge) callWithin(ctx context.Context, path string, req request, out a
 		}
 		var te *timeoutError
 		if errors.As(err, &te) {
-			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-runtime",
+			return &diag.AsError{Problem: diag.Errorf(where, 0, 0, "check-runtime",
 				"%s did not return within %s; the Python worker was stopped and is restarted for the next call", opName(req.Op), timeout)}
 		}
 		b.opts.Logger.Warn("python check worker died; it is restarted for the next call", "err", err, "stderr", w.stderrTail())
-		return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "the Python worker died during %s (%v); stderr: %s", opName(req.Op), err, w.stderrTail())}
+		return &diag.AsError{Problem: diag.Errorf(where, 0, 0, BridgeRule, "the Python worker died during %s (%v); stderr: %s", opName(req.Op), err, w.stderrTail())}
 	}
 	var resp response
 	if err := json.Unmarshal(raw, &resp); err != nil {
-		return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
+		return &diag.AsError{Problem: diag.Errorf(where, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
 	}
 	if !resp.OK {
-		return &diag.AsError{Problem: diag.Errorf(path, resp.Line, 0, kindRule(resp.Kind), "%s", resp.Message)}
+		return &diag.AsError{Problem: diag.Errorf(where, resp.Line, 0, kindRule(resp.Kind), "%s", resp.Message)}
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
-			return &diag.AsError{Problem: diag.Errorf(path, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
+			return &diag.AsError{Problem: diag.Errorf(where, 0, 0, BridgeRule, "unreadable worker response to %s: %v", req.Op, err)}
 		}
 	}
 	return nil

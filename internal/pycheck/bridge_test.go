@@ -341,3 +341,18 @@ func TestBatchedMutationErrors(t *testing.T) {
 	assert.Equal(t, []result.CheckVerdict{{CheckName: "short", Caught: false}}, m[3].ShouldFail)
 	assert.Equal(t, result.StatusPassed, l4.Status, "errors are recorded per negative; the one applied negative was caught")
 }
+
+func TestProbe(t *testing.T) {
+	py := setupPython(t)
+	p, err := newBridge(t, py, 0).Probe(context.Background())
+	require.NoError(t, err)
+	assert.NotEmpty(t, p.Python)
+	assert.Equal(t, filepath.Join(os.Getenv("PYTHONPATH"), "embedeval"), p.Embedeval)
+	assert.Empty(t, p.EmbedevalErr)
+
+	t.Setenv("PYTHONPATH", t.TempDir())
+	p, err = newBridge(t, py, 0).Probe(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, p.Embedeval)
+	assert.Contains(t, p.EmbedevalErr, "No module named 'embedeval'")
+}

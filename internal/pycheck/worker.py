@@ -264,8 +264,20 @@ def op_audit(req):
     return {"findings": findings, "code_name": code_name}
 
 
+def op_probe(req):
+    """Whether the Python implementation's package is importable, and from where."""
+    out = {"python": sys.version.split()[0], "executable": sys.executable}
+    try:
+        models = importlib.import_module("embedeval.models")
+        importlib.import_module("embedeval.check_utils")
+        out["embedeval"] = os.path.dirname(os.path.abspath(models.__file__))
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        out["embedeval_error"] = "%s: %s" % (type(exc).__name__, exc)
+    return out
+
+
 _OPS = {"load_checks": op_load_checks, "run_checks": op_run_checks, "load_negatives": op_load_negatives,
-        "apply": op_apply, "mutate_all": op_mutate_all, "audit": op_audit, "ping": lambda req: {"python": sys.version.split()[0]}}
+        "apply": op_apply, "mutate_all": op_mutate_all, "audit": op_audit, "probe": op_probe, "ping": lambda req: {"python": sys.version.split()[0]}}
 
 
 def main():
