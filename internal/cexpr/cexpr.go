@@ -38,7 +38,7 @@ func Builtins() map[string]FuncMacro {
 		"BIT64":   {Params: []string{"n"}, Body: "(1ULL << (n))"},
 		"KB":      {Params: []string{"x"}, Body: "((x) << 10)"},
 		"MB":      {Params: []string{"x"}, Body: "((x) << 20)"},
-		"GENMASK": {Params: []string{"h", "l"}, Body: "(((~0UL) << (l)) & (~0UL >> (63 - (h))))"},
+		"GENMASK": {Params: []string{"h", "l"}, Body: "(((~0UL) << (l)) & (~0UL >> (31 - (h))))"},
 		// Zephyr's devicetree helpers (dts/common/mem.h, freq.h).
 		"DT_SIZE_K": {Params: []string{"x"}, Body: "((x) * 1024)"},
 		"DT_SIZE_M": {Params: []string{"x"}, Body: "((x) * 1024 * 1024)"},
@@ -51,7 +51,7 @@ func Builtins() map[string]FuncMacro {
 // the <stdint.h> limits and the time-unit constants of Zephyr and Linux.
 func BuiltinObjects() map[string]string {
 	return map[string]string{
-		"UINT8_MAX": "255", "UINT16_MAX": "65535", "UINT32_MAX": "4294967295", "INT8_MAX": "127",
+		"UINT8_MAX": "255", "UINT16_MAX": "65535", "UINT32_MAX": "4294967295U", "INT8_MAX": "127",
 		"INT16_MAX": "32767", "INT32_MAX": "2147483647", "INT32_MIN": "(-2147483647 - 1)",
 		"MSEC_PER_SEC": "1000", "USEC_PER_MSEC": "1000", "USEC_PER_SEC": "1000000",
 		"NSEC_PER_USEC": "1000", "NSEC_PER_MSEC": "1000000", "NSEC_PER_SEC": "1000000000",
@@ -59,29 +59,65 @@ func BuiltinObjects() map[string]string {
 	}
 }
 
-// Eval evaluates expr in 64-bit signed arithmetic. Casts to 8-, 16- and
-// 32-bit types truncate (and sign-extend for signed ones). The error says
-// what is not constant: an unknown identifier, a call, sizeof, a division
-// by zero.
+// Value is an integer with its C type: Width 32 or 64 bits, signed or not.
+// Bits holds the value's bits, masked to Width.
+type Value struct {
+	Bits     uint64
+	Width    int
+	Unsigned bool
+}
+
+// Int64 is the value as a signed number (an unsigned 64-bit value above
+// 2^63-1 wraps; Unsigned says to read Bits instead).
+func (v Value) Int64() int64 {
+	if v.Unsigned || v.Width == 64 {
+		return int64(v.Bits)
+	}
+	return int64(int32(uint32(v.Bits)))
+}
+
+// mk builds a value of the given type from the low bits of x.
+func mk(x uint64, width int, unsigned bool) Value {
+	if width < 64 {
+		x &= 1<<uint(width) - 1
+	}
+	return Value{Bits: x, Width: width, Unsigned: unsigned}
+}
+
+// intValue is the C int of a truth value or a small count.
+func intValue(x int64) Value { return mk(uint64(x), 32, false) }
+
+// Eval evaluates expr with C's integer rules on a 32-bit target (ILP32: int,
+// long and pointers are 32 bits, long long 64): literals take the first type
+// that holds them, the usual arithmetic conversions pick each operation's
+// type, unsigned arithmetic wraps, a signed right shift is arithmetic, casts
+// to 8- and 16-bit types truncate (then promote to int). The error says what
+// is not constant: an unknown identifier, a call, sizeof, a division by zero.
 func Eval(expr string, env Env) (int64, error) {
+	v, err := EvalValue(expr, env)
+	return v.Int64(), err
+}
+
+// EvalValue is Eval keeping the value's C type.
+func EvalValue(expr string, env Env) (Value, error) {
 	return eval(expr, env, 0)
 }
 
-func eval(expr string, env Env, depth int) (int64, error) {
+func eval(expr string, env Env, depth int) (Value, error) {
 	if depth > maxDepth {
-		return 0, errors.New("macro expansion too deep (recursive macro?)")
+		return Value{}, errors.New("macro expansion too deep (recursive macro?)")
 	}
 	toks, err := lex(expr)
 	if err != nil {
-		return 0, err
+		return Value{}, err
 	}
 	p := &parser{toks: toks, env: env, depth: depth}
 	v, err := p.ternary()
 	if err != nil {
-		return 0, err
+		return Value{}, err
 	}
 	if p.pos < len(p.toks) {
-		return 0, fmt.Errorf("unexpected %q", p.toks[p.pos].text)
+		return Value{}, fmt.Errorf("unexpected %q", p.toks[p.pos].text)
 	}
 	return v, nil
 }
@@ -97,7 +133,7 @@ const (
 type token struct {
 	kind tokKind
 	text string
-	val  int64
+	val  Value
 }
 
 var ops = []string{"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "(", ")", "?", ":", ","}
@@ -136,7 +172,7 @@ func lex(s string) ([]token, error) {
 			if err != nil || len(lit) != 1 {
 				return nil, fmt.Errorf("unsupported character literal %s", s[i:i+j+2])
 			}
-			out = append(out, token{kind: tNum, text: s[i : i+j+2], val: int64(lit[0])})
+			out = append(out, token{kind: tNum, text: s[i : i+j+2], val: intValue(int64(lit[0]))})
 			i += j + 2
 		default:
 			matched := false
@@ -160,13 +196,16 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// number parses a C integer literal with its suffixes.
-func number(lit string) (int64, error) {
-	s := strings.TrimRight(lit, "uUlL")
-	if strings.ContainsAny(s, ".") {
-		return 0, fmt.Errorf("%s is not an integer", lit)
+// number parses a C integer literal and gives it the first type that holds
+// it (C11 6.4.4.1, ILP32): decimal int, long, long long; octal and hex also
+// their unsigned forms; a u suffix only unsigned ones, l/ll the longer ones.
+func number(lit string) (Value, error) {
+	body := strings.TrimRight(lit, "uUlL")
+	suffix := strings.ToLower(lit[len(body):])
+	if strings.ContainsAny(body, ".") {
+		return Value{}, fmt.Errorf("%s is not an integer", lit)
 	}
-	base := 10
+	s, base := body, 10
 	switch {
 	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
 		base, s = 16, s[2:]
@@ -177,9 +216,26 @@ func number(lit string) (int64, error) {
 	}
 	u, err := strconv.ParseUint(s, base, 64)
 	if err != nil {
-		return 0, fmt.Errorf("bad integer literal %s", lit)
+		return Value{}, fmt.Errorf("bad integer literal %s", lit)
 	}
-	return int64(u), nil
+	unsignedOK := base != 10 || strings.Contains(suffix, "u")
+	signedOK := !strings.Contains(suffix, "u")
+	minWidth := 32
+	if strings.Count(suffix, "l") == 2 {
+		minWidth = 64
+	}
+	for _, w := range []int{32, 64} {
+		if w < minWidth {
+			continue
+		}
+		if signedOK && u <= 1<<uint(w-1)-1 {
+			return mk(u, w, false), nil
+		}
+		if unsignedOK && (w == 64 || u <= 1<<uint(w)-1) {
+			return mk(u, w, true), nil
+		}
+	}
+	return mk(u, 64, true), nil
 }
 
 type parser struct {
@@ -204,23 +260,24 @@ func (p *parser) accept(op string) bool {
 	return false
 }
 
-func (p *parser) ternary() (int64, error) {
+func (p *parser) ternary() (Value, error) {
 	c, err := p.binary(0)
 	if err != nil || !p.accept("?") {
 		return c, err
 	}
 	a, err := p.ternary()
 	if err != nil {
-		return 0, err
+		return Value{}, err
 	}
 	if !p.accept(":") {
-		return 0, errors.New("missing : of ?:")
+		return Value{}, errors.New("missing : of ?:")
 	}
 	b, err := p.ternary()
 	if err != nil {
-		return 0, err
+		return Value{}, err
 	}
-	if c != 0 {
+	a, b = convert(a, b)
+	if c.Bits != 0 {
 		return a, nil
 	}
 	return b, nil
@@ -229,13 +286,13 @@ func (p *parser) ternary() (int64, error) {
 // levels are the binary operators from the loosest to the tightest.
 var levels = [][]string{{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
 
-func (p *parser) binary(level int) (int64, error) {
+func (p *parser) binary(level int) (Value, error) {
 	if level == len(levels) {
 		return p.unary()
 	}
 	left, err := p.binary(level + 1)
 	if err != nil {
-		return 0, err
+		return Value{}, err
 	}
 	for {
 		op := ""
@@ -250,104 +307,167 @@ func (p *parser) binary(level int) (int64, error) {
 		p.pos++
 		right, err := p.binary(level + 1)
 		if err != nil {
-			return 0, err
+			return Value{}, err
 		}
 		if left, err = apply(op, left, right); err != nil {
-			return 0, err
+			return Value{}, err
 		}
 	}
 }
 
-func b2i(b bool) int64 {
+func b2i(b bool) Value {
 	if b {
-		return 1
+		return intValue(1)
 	}
-	return 0
+	return intValue(0)
 }
 
-func apply(op string, a, b int64) (int64, error) {
+// convert applies the usual arithmetic conversions: the wider type wins;
+// at equal width, unsigned wins.
+func convert(a, b Value) (Value, Value) {
+	w, u := a.Width, a.Unsigned
+	switch {
+	case b.Width > w:
+		w, u = b.Width, b.Unsigned
+	case b.Width == w:
+		u = u || b.Unsigned
+	}
+	return mk(uint64(a.Int64()), w, u), mk(uint64(b.Int64()), w, u)
+}
+
+// signed is the value read as a signed number of its width.
+func (v Value) signed() int64 {
+	if v.Width == 64 {
+		return int64(v.Bits)
+	}
+	return int64(int32(uint32(v.Bits)))
+}
+
+func apply(op string, a, b Value) (Value, error) {
 	switch op {
 	case "||":
-		return b2i(a != 0 || b != 0), nil
+		return b2i(a.Bits != 0 || b.Bits != 0), nil
 	case "&&":
-		return b2i(a != 0 && b != 0), nil
-	case "|":
-		return a | b, nil
-	case "^":
-		return a ^ b, nil
-	case "&":
-		return a & b, nil
-	case "==":
-		return b2i(a == b), nil
-	case "!=":
-		return b2i(a != b), nil
-	case "<":
-		return b2i(a < b), nil
-	case "<=":
-		return b2i(a <= b), nil
-	case ">":
-		return b2i(a > b), nil
-	case ">=":
-		return b2i(a >= b), nil
+		return b2i(a.Bits != 0 && b.Bits != 0), nil
 	case "<<", ">>":
-		if b < 0 || b > 63 {
-			return 0, fmt.Errorf("shift by %d", b)
+		n := b.Int64()
+		if b.Unsigned {
+			n = int64(b.Bits)
+		}
+		if n < 0 || n >= int64(a.Width) {
+			return Value{}, fmt.Errorf("shift by %d of a %d-bit value", n, a.Width)
 		}
 		if op == "<<" {
-			return a << uint(b), nil
+			return mk(a.Bits<<uint(n), a.Width, a.Unsigned), nil
 		}
-		return int64(uint64(a) >> uint(b)), nil
+		if a.Unsigned {
+			return mk(a.Bits>>uint(n), a.Width, true), nil
+		}
+		return mk(uint64(a.signed()>>uint(n)), a.Width, false), nil
+	}
+	a, b = convert(a, b)
+	w, u := a.Width, a.Unsigned
+	less := func() bool {
+		if u {
+			return a.Bits < b.Bits
+		}
+		return a.signed() < b.signed()
+	}
+	switch op {
+	case "|":
+		return mk(a.Bits|b.Bits, w, u), nil
+	case "^":
+		return mk(a.Bits^b.Bits, w, u), nil
+	case "&":
+		return mk(a.Bits&b.Bits, w, u), nil
+	case "==":
+		return b2i(a.Bits == b.Bits), nil
+	case "!=":
+		return b2i(a.Bits != b.Bits), nil
+	case "<":
+		return b2i(less()), nil
+	case "<=":
+		return b2i(less() || a.Bits == b.Bits), nil
+	case ">":
+		return b2i(!less() && a.Bits != b.Bits), nil
+	case ">=":
+		return b2i(!less()), nil
 	case "+":
-		return a + b, nil
+		return mk(a.Bits+b.Bits, w, u), nil
 	case "-":
-		return a - b, nil
+		return mk(a.Bits-b.Bits, w, u), nil
 	case "*":
-		return a * b, nil
+		return mk(a.Bits*b.Bits, w, u), nil
 	case "/", "%":
-		if b == 0 {
-			return 0, errors.New("division by zero")
+		if b.Bits == 0 {
+			return Value{}, errors.New("division by zero")
+		}
+		if u {
+			if op == "/" {
+				return mk(a.Bits/b.Bits, w, u), nil
+			}
+			return mk(a.Bits%b.Bits, w, u), nil
 		}
 		if op == "/" {
-			return a / b, nil
+			return mk(uint64(a.signed()/b.signed()), w, u), nil
 		}
-		return a % b, nil
+		return mk(uint64(a.signed()%b.signed()), w, u), nil
 	}
-	return 0, fmt.Errorf("unknown operator %s", op)
+	return Value{}, fmt.Errorf("unknown operator %s", op)
 }
 
-func (p *parser) unary() (int64, error) {
+func (p *parser) unary() (Value, error) {
 	switch {
 	case p.accept("-"):
 		v, err := p.unary()
-		return -v, err
+		return mk(-v.Bits, v.Width, v.Unsigned), err
 	case p.accept("+"):
 		return p.unary()
 	case p.accept("~"):
 		v, err := p.unary()
-		return ^v, err
+		return mk(^v.Bits, v.Width, v.Unsigned), err
 	case p.accept("!"):
 		v, err := p.unary()
-		return b2i(v == 0), err
+		return b2i(v.Bits == 0), err
 	}
 	if p.peek() == "(" {
 		if width, signed, n, ok := p.castAt(p.pos); ok {
 			p.pos = n
 			v, err := p.unary()
 			if err != nil {
-				return 0, err
+				return Value{}, err
 			}
-			return truncate(v, width, signed), nil
+			return cast(v, width, signed), nil
 		}
 	}
 	return p.primary()
 }
 
-// typeWords are the words a cast's type name may consist of.
+// cast converts v to an integer type of the width and signedness; types
+// narrower than int are truncated and then promoted to int.
+func cast(v Value, width int, signed bool) Value {
+	if width < 32 {
+		bits := v.Bits & (1<<uint(width) - 1)
+		x := int64(bits)
+		if signed && bits&(1<<uint(width-1)) != 0 {
+			x -= 1 << uint(width)
+		}
+		return intValue(x)
+	}
+	return mk(uint64(v.Int64()), width, !signed)
+}
+
+// typeWidth reads a cast's type name: its width on ILP32 (int, long and
+// pointers 32 bits, long long 64) and signedness.
 func typeWidth(words []string) (width int, signed bool, ok bool) {
-	width, signed = 64, true
+	width, signed = 32, true
+	longs := 0
 	for _, w := range words {
 		switch w {
-		case "const", "volatile", "long", "int", "signed", "*":
+		case "const", "volatile", "int", "signed":
+		case "long":
+			longs++
+		case "*":
 		case "unsigned":
 			signed = false
 		case "char":
@@ -360,23 +480,23 @@ func typeWidth(words []string) (width int, signed bool, ok bool) {
 			width = n
 		case "size_t", "uintptr_t", "intptr_t", "bool", "_Bool", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64":
 			switch w {
-			case "u8", "s8":
+			case "u8", "s8", "bool", "_Bool":
 				width = 8
 			case "u16", "s16":
 				width = 16
-			case "u32", "s32":
-				width = 32
+			case "u64", "s64":
+				width = 64
 			}
 			signed = w[0] == 's' || w == "intptr_t"
 		default:
 			return 0, false, false
 		}
 	}
-	if len(words) > 0 && (words[len(words)-1] == "int" || words[len(words)-1] == "unsigned") && width == 64 && !contains(words, "long") {
-		width = 32
+	if longs >= 2 {
+		width = 64
 	}
 	if contains(words, "*") {
-		width, signed = 64, false
+		width, signed = 32, false
 	}
 	return width, signed, len(words) > 0
 }
@@ -418,21 +538,9 @@ func (p *parser) castAt(i int) (int, bool, int, bool) {
 	return width, signed, j + 1, true
 }
 
-func truncate(v int64, width int, signed bool) int64 {
-	if width >= 64 {
-		return v
-	}
-	mask := int64(1)<<uint(width) - 1
-	v &= mask
-	if signed && v&(int64(1)<<uint(width-1)) != 0 {
-		v -= int64(1) << uint(width)
-	}
-	return v
-}
-
-func (p *parser) primary() (int64, error) {
+func (p *parser) primary() (Value, error) {
 	if p.pos >= len(p.toks) {
-		return 0, errors.New("expression ends early")
+		return Value{}, errors.New("expression ends early")
 	}
 	t := p.toks[p.pos]
 	p.pos++
@@ -445,19 +553,19 @@ func (p *parser) primary() (int64, error) {
 	if t.text == "(" {
 		v, err := p.ternary()
 		if err != nil {
-			return 0, err
+			return Value{}, err
 		}
 		if !p.accept(")") {
-			return 0, errors.New("missing )")
+			return Value{}, errors.New("missing )")
 		}
 		return v, nil
 	}
-	return 0, fmt.Errorf("unexpected %q", t.text)
+	return Value{}, fmt.Errorf("unexpected %q", t.text)
 }
 
-func (p *parser) identifier(name string) (int64, error) {
+func (p *parser) identifier(name string) (Value, error) {
 	if name == "sizeof" {
-		return 0, errors.New("sizeof is not evaluated")
+		return Value{}, errors.New("sizeof is not evaluated")
 	}
 	if p.peek() == "(" {
 		m, ok := p.env.Functions[name]
@@ -465,14 +573,14 @@ func (p *parser) identifier(name string) (int64, error) {
 			m, ok = Builtins()[name]
 		}
 		if !ok {
-			return 0, fmt.Errorf("%s(...) is a call, not a constant", name)
+			return Value{}, fmt.Errorf("%s(...) is a call, not a constant", name)
 		}
 		args, err := p.macroArgs()
 		if err != nil {
-			return 0, err
+			return Value{}, err
 		}
 		if len(args) != len(m.Params) {
-			return 0, fmt.Errorf("%s takes %d arguments, got %d", name, len(m.Params), len(args))
+			return Value{}, fmt.Errorf("%s takes %d arguments, got %d", name, len(m.Params), len(args))
 		}
 		return eval(substitute(m, args), p.env, p.depth+1)
 	}
@@ -481,7 +589,7 @@ func (p *parser) identifier(name string) (int64, error) {
 		text, ok = BuiltinObjects()[name]
 	}
 	if !ok {
-		return 0, fmt.Errorf("%s is not a known constant", name)
+		return Value{}, fmt.Errorf("%s is not a known constant", name)
 	}
 	return eval(text, p.env, p.depth+1)
 }

@@ -40,6 +40,24 @@ func TestEval(t *testing.T) {
 		{"UINT16_MAX + 1", 65536},
 		{"10 * MSEC_PER_SEC", 10000},
 		{"1u << 31", 2147483648},
+		// C's integer types on ILP32.
+		{"~0u >> 28", 15},
+		{"-1 >> 28", -1},
+		{"~(1U << 2) >> 30", 3},
+		{"(0u - 1) / 2", 2147483647},
+		{"~0u > 5u", 1},
+		{"-1 < 0u", 0},
+		{"-1 < 0", 1},
+		{"0xFFFFFFFF", 4294967295},
+		{"0xFFFFFFFF + 1", 0},
+		{"4294967295 + 1", 4294967296},
+		{"1ULL << 40", 1 << 40},
+		{"(unsigned long long)1 << 40", 1 << 40},
+		{"(uint64_t)~0u", 4294967295},
+		{"-7 / 2", -3}, {"-7 % 2", -1},
+		{"UINT32_MAX + 1", 0},
+		{"GENMASK(7, 4)", 0xF0},
+		{"DT_SIZE_K(4)", 4096},
 	}
 	for _, tc := range tests {
 		got, err := Eval(tc.expr, env)
@@ -57,6 +75,7 @@ func TestEval(t *testing.T) {
 		"(1 + 2":          "missing )",
 		"REG(1, 2)":       "REG takes 1 arguments, got 2",
 		"1 << 64":         "shift by 64",
+		"1 << 32":         "shift by 32 of a 32-bit value",
 	} {
 		_, err := Eval(expr, env)
 		require.ErrorContains(t, err, msg, expr)

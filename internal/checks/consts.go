@@ -23,11 +23,14 @@ func evalInt(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Val
 	if f == nil {
 		return starlark.None, nil
 	}
-	v, err := cexpr.Eval(expr, constEnv(f, function))
+	v, err := cexpr.EvalValue(expr, constEnv(f, function))
 	if err != nil {
 		return starlark.None, nil
 	}
-	return starlark.MakeInt64(v), nil
+	if v.Unsigned {
+		return starlark.MakeUint64(v.Bits), nil
+	}
+	return starlark.MakeInt64(v.Int64()), nil
 }
 
 // constEnv collects what an expression in f may name.
