@@ -145,6 +145,16 @@ func lex(s string) ([]token, error) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\':
 			i++
+		case strings.HasPrefix(s[i:], "//"):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return nil, errors.New("unterminated comment")
+			}
+			i += end + 4
 		case c >= '0' && c <= '9':
 			j := i
 			for j < len(s) && (isIdentByte(s[j]) || s[j] == '.') {

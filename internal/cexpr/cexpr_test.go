@@ -81,3 +81,14 @@ func TestEval(t *testing.T) {
 		require.ErrorContains(t, err, msg, expr)
 	}
 }
+
+func TestComments(t *testing.T) {
+	env := Env{Objects: map[string]string{"A": "25u /* clocks */", "B": "(A * 100u) // per period", "E": "3 /* e */"}}
+	for expr, want := range map[string]int64{"A": 25, "B": 2500, "E + 1": 4, "1 /* x */ + // y\n 2": 3} {
+		got, err := Eval(expr, env)
+		require.NoError(t, err, expr)
+		require.Equal(t, want, got, expr)
+	}
+	_, err := Eval("1 /* open", env)
+	require.ErrorContains(t, err, "unterminated comment")
+}

@@ -17,10 +17,7 @@ import (
 // when it is not constant.
 func evalInt(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
 	expr, function := extra[0], extra[1]
-	if strings.TrimSpace(expr) == "" {
-		return nil, fmt.Errorf("%s: expr must be a non-empty string", b.Name())
-	}
-	if f == nil {
+	if strings.TrimSpace(expr) == "" || f == nil {
 		return starlark.None, nil
 	}
 	v, err := cexpr.EvalValue(expr, constEnv(f, function))

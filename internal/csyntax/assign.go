@@ -6,13 +6,15 @@ import (
 )
 
 // Assignment is one store of a value into a target: an assignment
-// expression (any of = += -= *= /= %= &= |= ^= <<= >>=), a declaration's
-// initializer, or a designated initializer (.field = value).
+// expression (any of = += -= *= /= %= &= |= ^= <<= >>=), an increment or
+// decrement (++ or --, Value ""), a declaration's initializer, or a
+// designated initializer (.field = value).
 type Assignment struct {
 	// Target is the left side as written, whitespace removed
 	// ("TIM2->ARR", "cfg.Init.Period", ".Period" for a designator).
 	Target string
-	// Op is the operator: "=", "|=", ...; a declaration or designator is "=".
+	// Op is the operator: "=", "|=", "++", "--", ...; a declaration or
+	// designator is "=".
 	Op string
 	// Value is the right side's source text.
 	Value string
@@ -38,16 +40,30 @@ func (f *File) Assignments(target string) []Assignment {
 		return plain && (strings.HasSuffix(left, "."+want) || strings.HasSuffix(left, "->"+want))
 	}
 	var out []Assignment
-	add := func(left, op, value string, line int) {
+	var starts []int
+	add := func(left, op, value string, line, start int) {
 		if match(left) {
 			out = append(out, Assignment{Target: left, Op: op, Value: strings.TrimSpace(value), Line: line, Function: f.functionAt(line)})
+			starts = append(starts, start)
 		}
 	}
 	if ms, err := f.Query(`(assignment_expression left: (_) @left operator: _ @op right: (_) @right)`); err == nil {
 		for _, m := range ms {
 			l, o, r := m.Captures["left"], m.Captures["op"], m.Captures["right"]
 			if len(l) == 1 && len(o) == 1 && len(r) == 1 {
-				add(squeeze(l[0].Text), o[0].Text, r[0].Text, l[0].Line)
+				add(squeeze(l[0].Text), o[0].Text, r[0].Text, l[0].Line, l[0].Start)
+			}
+		}
+	}
+	for _, pattern := range []string{`(update_expression argument: (_) @arg operator: _ @op)`, `(update_expression operator: _ @op argument: (_) @arg)`} {
+		ms, err := f.Query(pattern)
+		if err != nil {
+			continue
+		}
+		for _, m := range ms {
+			a, o := m.Captures["arg"], m.Captures["op"]
+			if len(a) == 1 && len(o) == 1 {
+				add(squeeze(a[0].Text), o[0].Text, "", a[0].Line, min(a[0].Start, o[0].Start))
 			}
 		}
 	}
@@ -55,26 +71,53 @@ func (f *File) Assignments(target string) []Assignment {
 		for _, m := range ms {
 			l, r := m.Captures["left"], m.Captures["right"]
 			if len(l) == 1 && len(r) == 1 {
-				name := strings.TrimLeft(squeeze(l[0].Text), "*")
-				if i := strings.IndexByte(name, '['); i >= 0 {
-					name = name[:i]
-				}
-				add(name, "=", r[0].Text, l[0].Line)
+				add(declaredName(l[0].Text), "=", r[0].Text, l[0].Line, l[0].Start)
 			}
 		}
 	}
 	if plain {
-		if ms, err := f.Query(`(initializer_pair designator: (field_designator (field_identifier) @field) value: (_) @value)`); err == nil {
+		// A designator chain (.Init.Period = 999) names the last field.
+		if ms, err := f.Query(`(initializer_pair value: (_) @value) @pair`); err == nil {
 			for _, m := range ms {
-				fd, v := m.Captures["field"], m.Captures["value"]
-				if len(fd) == 1 && len(v) == 1 && fd[0].Text == want {
-					out = append(out, Assignment{Target: "." + want, Op: "=", Value: strings.TrimSpace(v[0].Text), Line: fd[0].Line, Function: f.functionAt(fd[0].Line)})
+				pr, v := m.Captures["pair"], m.Captures["value"]
+				if len(pr) != 1 || len(v) != 1 {
+					continue
+				}
+				left := squeeze(strings.TrimSuffix(strings.TrimSpace(pr[0].Text[:max(0, len(pr[0].Text)-len(v[0].Text))]), "="))
+				if strings.HasSuffix(left, "."+want) {
+					out = append(out, Assignment{Target: left, Op: "=", Value: strings.TrimSpace(v[0].Text), Line: pr[0].Line, Function: f.functionAt(pr[0].Line)})
+					starts = append(starts, pr[0].Start)
 				}
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	return out
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return starts[order[i]] < starts[order[j]] })
+	sorted := make([]Assignment, len(out))
+	for i, k := range order {
+		sorted[i] = out[k]
+	}
+	return sorted
+}
+
+// declaredName is the variable a declarator declares: "*const p" and
+// "buf[8]" declare p and buf.
+func declaredName(declarator string) string {
+	fields := strings.Fields(strings.NewReplacer("*", " ", "(", " ", ")", " ").Replace(declarator))
+	for _, w := range fields {
+		switch w {
+		case "const", "volatile", "restrict", "__restrict":
+			continue
+		}
+		if i := strings.IndexByte(w, '['); i >= 0 {
+			w = w[:i]
+		}
+		return w
+	}
+	return ""
 }
 
 // functionAt names the function definition spanning line, or "".

@@ -351,7 +351,8 @@ func TestQuery(t *testing.T) {
 	ms, err := f.Query(`(call_expression function: (identifier) @fn (#eq? @fn "k_sem_give")) @call`)
 	require.NoError(t, err)
 	require.Len(t, ms, 1)
-	require.Equal(t, []Capture{{Text: "k_sem_give", Kind: "identifier", Line: 29, EndLine: 29}}, ms[0].Captures["fn"])
+	code := readTestdata(t, "zephyr_blinky.c")
+	require.Equal(t, []Capture{{Text: "k_sem_give", Kind: "identifier", Line: 29, EndLine: 29, Start: strings.Index(code, "k_sem_give(&blink_sem)")}}, ms[0].Captures["fn"])
 	require.Equal(t, "k_sem_give(&blink_sem)", ms[0].Captures["call"][0].Text)
 
 	ms, err = f.Query(`(function_definition declarator: (function_declarator declarator: (identifier) @name)) @def`)
@@ -647,5 +648,23 @@ func TestAssignments(t *testing.T) {
 	require.Equal(t, []string{`3  reload = "24999U"`}, got("reload"))
 	require.Equal(t, []string{`10 setup *(volatileuint32_t*)0x40000008 = "7"`}, got("*(volatile uint32_t *)0x40000008"))
 	require.Equal(t, []string{`9 setup p = "&x"`}, got("p"))
+	f2, err := Parse("static unsigned n;\nvoid isr(void) { n++; ++n; n += 2; n--; }\n")
+	require.NoError(t, err)
+	defer f2.Close()
+	var ops []string
+	for _, a := range f2.Assignments("n") {
+		ops = append(ops, a.Op)
+	}
+	require.Equal(t, []string{"++", "++", "+=", "--"}, ops)
+	f3, err := Parse("static volatile unsigned *const syst_rvr = (volatile unsigned *)0xE000E014UL;\nstatic TIM_HandleTypeDef h = { .Init.Prescaler = 15, .Instance = TIM2 };\n")
+	require.NoError(t, err)
+	defer f3.Close()
+	var got3 []string
+	for _, target := range []string{"syst_rvr", "Prescaler", "Init"} {
+		for _, a := range f3.Assignments(target) {
+			got3 = append(got3, a.Target+"="+a.Value)
+		}
+	}
+	require.Equal(t, []string{"syst_rvr=(volatile unsigned *)0xE000E014UL", ".Init.Prescaler=15"}, got3, "a *const declarator names the variable; a designator chain its last field")
 	require.Empty(t, got("LOAD"))
 }

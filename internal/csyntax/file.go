@@ -146,6 +146,9 @@ type Capture struct {
 	Kind string
 	// Line and EndLine are the node's 1-based first and last lines.
 	Line, EndLine int
+	// Start is the node's first byte offset in the source (masked
+	// decorators keep their offsets), for ordering captures within a line.
+	Start int
 }
 
 // Parse parses C source. It fails only when the source is too large or the
@@ -378,6 +381,7 @@ func (f *File) Query(pattern string) ([]QueryMatch, error) {
 				Kind:    c.Node.Kind(),
 				Line:    int(c.Node.StartPosition().Row) + 1,
 				EndLine: endLine(&c.Node),
+				Start:   int(c.Node.StartByte()),
 			})
 		}
 		out = append(out, qm)

@@ -342,3 +342,16 @@ func TestPropertyBytes(t *testing.T) {
 		require.False(t, ok, value)
 	}
 }
+
+func TestDefineComments(t *testing.T) {
+	tree, err := Parse("#define A 1 /* c */\n#define B 2 // c\n#define C 3 /* runs\n   on */\n#define S \"a//b\"\n&spi2 { x = <A B C>; };\n")
+	require.NoError(t, err)
+	var values []string
+	for _, d := range tree.Directives {
+		values = append(values, d.Value)
+	}
+	require.Equal(t, []string{"A 1", "B 2", "C 3", `S "a//b"`}, values)
+	n, ok := tree.Node("&spi2")
+	require.True(t, ok)
+	require.Equal(t, 6, n.Line, "lines after a comment that runs on stay right")
+}

@@ -148,18 +148,57 @@ func (p *parser) skip() {
 			}
 			start := p.pos
 			for !p.eof() && p.src[p.pos] != '\n' {
-				if p.src[p.pos] == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n' {
+				switch {
+				case p.src[p.pos] == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
 					p.pos++
+				case strings.HasPrefix(p.src[p.pos:], "/*"):
+					// A comment may run past the end of the line.
+					if end := strings.Index(p.src[p.pos+2:], "*/"); end >= 0 {
+						p.pos += end + 3
+					}
 				}
 				p.pos++
 			}
-			text := strings.TrimSpace(p.src[start:p.pos])
+			text := stripDirectiveComments(strings.TrimSpace(p.src[start:p.pos]))
 			value := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(text, "#")), name[1:]))
 			p.tree.Directives = append(p.tree.Directives, Directive{Name: name, Value: value, Line: p.line(start)})
 		default:
 			return
 		}
 	}
+}
+
+// stripDirectiveComments removes the /* */ and // comments of a directive
+// line, outside string literals, so a #define's value is only its body.
+func stripDirectiveComments(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			end := min(j+1, len(s))
+			b.WriteString(s[i:end])
+			i = end - 1
+		case strings.HasPrefix(s[i:], "//"):
+			return strings.TrimSpace(b.String())
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return strings.TrimSpace(b.String())
+			}
+			b.WriteByte(' ')
+			i += end + 3
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // keyword returns the /keyword/ at the current position ("/dts-v1/"), or "".
