@@ -20,7 +20,8 @@ func evalInt(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Val
 	if strings.TrimSpace(expr) == "" || f == nil {
 		return starlark.None, nil
 	}
-	v, err := cexpr.EvalValue(expr, constEnv(f, function))
+	env := f.Memo("c.eval_int env "+function, func() any { return constEnv(f, function) }).(cexpr.Env)
+	v, err := cexpr.EvalValue(expr, env)
 	if err != nil {
 		return starlark.None, nil
 	}

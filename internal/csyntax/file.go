@@ -29,6 +29,27 @@ type File struct {
 	// ParseCache; nil for a File parsed on its own.
 	queries *QueryCache
 	idx     *index
+	// results holds each query pattern's matches once run: a File never
+	// changes, and checks ask the same query many times.
+	results map[string][]QueryMatch
+	// memo holds what callers derive from the file (see Memo).
+	memo map[string]any
+}
+
+// Memo returns the value stored under key, building and storing it on first
+// use: a place for data callers derive from this (immutable) file, such as
+// the constants of an expression environment, so that it is built once per
+// code string.
+func (f *File) Memo(key string, build func() any) any {
+	if v, ok := f.memo[key]; ok {
+		return v
+	}
+	if f.memo == nil {
+		f.memo = map[string]any{}
+	}
+	v := build()
+	f.memo[key] = v
+	return v
 }
 
 // Function is a function definition at file scope.
@@ -346,10 +367,29 @@ func (f *File) Macros() []Macro {
 // such as #eq? and #match?) against the tree and returns its matches in order.
 // Node kinds are those of tree-sitter-c; masked decorators are not in the
 // tree. A malformed pattern gives an error naming its offset, line and column.
+//
+// The matches are computed once per pattern and shared by later calls:
+// callers must not modify them.
 func (f *File) Query(pattern string) ([]QueryMatch, error) {
 	if f == nil || f.tree == nil {
 		return nil, errors.New("csyntax: query on a closed file")
 	}
+	if ms, ok := f.results[pattern]; ok {
+		return ms, nil
+	}
+	ms, err := f.runQuery(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if f.results == nil {
+		f.results = map[string][]QueryMatch{}
+	}
+	f.results[pattern] = ms
+	return ms, nil
+}
+
+// runQuery runs a query pattern against the tree.
+func (f *File) runQuery(pattern string) ([]QueryMatch, error) {
 	var q *ts.Query
 	if f.queries != nil {
 		cq, owned := f.queries.get(pattern)
