@@ -108,15 +108,7 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "target"),
-		"callees": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
-			if extra[0] == "" {
-				return nil, fmt.Errorf("%s: missing argument for function", b.Name())
-			}
-			if f == nil {
-				return starlark.NewList(nil), nil
-			}
-			return stringsToList(f.Callees(extra[0])), nil
-		}, "function"),
+		"callees": callees,
 		"declarations": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
@@ -388,4 +380,28 @@ func (cv *dtsConverter) node(n *devicetree.Node) starlark.Value {
 	})
 	cv.seen[n] = v
 	return v
+}
+
+// callees is c.callees(code, function, stop=None).
+func callees(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var code, function string
+	var stop starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "stop?", &stop); err != nil {
+		return nil, err
+	}
+	if function == "" {
+		return nil, fmt.Errorf("%s: missing argument for function", b.Name())
+	}
+	var stops []string
+	if stop != starlark.None {
+		var err error
+		if stops, err = stringList(stop); err != nil {
+			return nil, fmt.Errorf("%s: stop %w", b.Name(), err)
+		}
+	}
+	f, err := sessionOf(th).parse(code)
+	if err != nil {
+		return starlark.NewList(nil), nil
+	}
+	return stringsToList(f.Callees(function, stops...)), nil
 }

@@ -624,6 +624,8 @@ func TestCallees(t *testing.T) {
 	defer f.Close()
 	require.Equal(t, []string{"step", "log_it"}, f.Callees("TIMER0_Handler"), "callbacks passed as arguments and the function itself are not followed")
 	require.Empty(t, f.Callees("log_it"))
+	require.Equal(t, []string{"log_it"}, f.Callees("cb"))
+	require.Empty(t, f.Callees("TIMER0_Handler", "step"), "a stop function is neither reported nor entered")
 	require.Empty(t, f.Callees("no_such_function"))
 }
 

@@ -322,13 +322,18 @@ func (f *File) Declarations(within string) []Declaration {
 // directly or through other functions of the file, each once, in the order
 // they are first reached (breadth first, calls in source order). function
 // itself is left out, even when it is recursive. Functions only passed as
-// arguments (callbacks) are not calls and are not followed.
-func (f *File) Callees(function string) []string {
+// arguments (callbacks) are not calls and are not followed. Functions named
+// in stop are neither reported nor entered (a walk from a reader that must
+// not descend into the interrupt handler it calls).
+func (f *File) Callees(function string, stop ...string) []string {
 	defined := map[string]bool{}
 	for _, fn := range f.Functions() {
 		defined[fn.Name] = true
 	}
 	seen := map[string]bool{function: true}
+	for _, s := range stop {
+		seen[s] = true
+	}
 	var out []string
 	queue := []string{function}
 	for len(queue) > 0 {
