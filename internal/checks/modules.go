@@ -94,9 +94,6 @@ func cModule() *starlarkstruct.Module {
 			return starlark.NewList(out), nil
 		}, "within"),
 		"assignments": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
-			if strings.TrimSpace(extra[0]) == "" {
-				return nil, fmt.Errorf("%s: missing argument for target", b.Name())
-			}
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}

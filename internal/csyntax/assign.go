@@ -29,12 +29,14 @@ type Assignment struct {
 // "SYST->LOAD", "*(volatile uint32_t *)0xE000E014"), and, when it is a plain
 // name, also a member of that name reached by "." or "->" and a designated
 // initializer ".name = value", so that "Period" finds htim.Init.Period = ...,
-// cfg->Period |= ... and { .Period = ... }.
+// cfg->Period |= ... and { .Period = ... }. An empty target returns every
+// store of the file.
 func (f *File) Assignments(target string) []Assignment {
 	want := squeeze(target)
 	plain := isIdentifier(want)
+	all := want == ""
 	match := func(left string) bool {
-		if left == want {
+		if all || left == want {
 			return true
 		}
 		return plain && (strings.HasSuffix(left, "."+want) || strings.HasSuffix(left, "->"+want))
@@ -75,7 +77,7 @@ func (f *File) Assignments(target string) []Assignment {
 			}
 		}
 	}
-	if plain {
+	if plain || all {
 		// A designator chain (.Init.Period = 999) names the last field.
 		if ms, err := f.Query(`(initializer_pair value: (_) @value) @pair`); err == nil {
 			for _, m := range ms {
@@ -84,7 +86,7 @@ func (f *File) Assignments(target string) []Assignment {
 					continue
 				}
 				left := squeeze(strings.TrimSuffix(strings.TrimSpace(pr[0].Text[:max(0, len(pr[0].Text)-len(v[0].Text))]), "="))
-				if strings.HasSuffix(left, "."+want) {
+				if (all && strings.HasPrefix(left, ".")) || (!all && strings.HasSuffix(left, "."+want)) {
 					out = append(out, Assignment{Target: left, Op: "=", Value: strings.TrimSpace(v[0].Text), Line: pr[0].Line, Function: f.functionAt(pr[0].Line)})
 					starts = append(starts, pr[0].Start)
 				}

@@ -669,4 +669,5 @@ func TestAssignments(t *testing.T) {
 	}
 	require.Equal(t, []string{"syst_rvr=(volatile unsigned *)0xE000E014UL", ".Init.Prescaler=15"}, got3, "a *const declarator names the variable; a designator chain its last field")
 	require.Empty(t, got("LOAD"))
+	require.Len(t, got(""), 11, "every store: 4 declarations, 3 designators, 4 statements")
 }
