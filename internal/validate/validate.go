@@ -284,6 +284,9 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 			cr.Problems = append(cr.Problems, diag.Errorf(path, 0, 0, "accept", "cannot read accepted variant: %v", err))
 			continue
 		}
+		if p := similarityProblem(path, ref, string(data)); p != nil {
+			cr.Problems = append(cr.Problems, *p)
+		}
 		vres := variantEv.Evaluate(ctx, s, cc, string(data), eval.Subject{Model: "accepted-variant"})
 		vr.Layers = summarizeLayers(vres)
 		vps := layerProblems(path, "accepted variant", vres)
