@@ -30,7 +30,8 @@ func newValidateCommand() *cobra.Command {
   - the reference passes every selected layer that can run here
   - every must_fail negative changes the reference and makes each check it
     names fail (should_fail misses are warnings)
-  - accepted variants under checks/accept/ pass like the reference
+  - accepted variants under checks/accept/ pass like the reference (a
+    variant repeating 90% or more of the reference's lines is a warning)
   - L4 coverage: which checks no must_fail negative defends
 
 Exit code 1 when anything is wrong, 2 on bad flags.`,
