@@ -352,7 +352,9 @@ func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
 			return true, fmt.Sprintf("result checked by %s", w)
 		case w == "if":
 			return s.judgeBranches(o, s.polarityOf(first, closeTok), "result")
-		case w == "while" || w == "for" || w == "switch":
+		case w == "switch":
+			return s.judgeSwitch(o, "result")
+		case w == "while" || w == "for":
 			return false, fmt.Sprintf("result only used as a %s condition", w)
 		}
 	}
@@ -403,7 +405,17 @@ func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
 			return false, fmt.Sprintf("result stored in %s but not checked", v)
 		case t == "if" && s.is(next+1, "(") && s.match[next+1] >= 0:
 			if s.findTested(next+1, v) >= 0 {
-				return s.judgeIfChain(next, v)
+				ok, why := s.judgeIfChain(next, v)
+				// if (ret == 0) { ... } else { log } return ret; hands the
+				// failure to the caller after the if.
+				if after := end; !ok && after < len(s.toks) && s.is(after, "return") && s.findIdent(after+1, s.stmtEnd(after, 0), v) >= 0 {
+					return true, fmt.Sprintf("%s is tested by an if and propagated by the return after it", v)
+				}
+				return ok, why
+			}
+		case t == "switch" && s.is(next+1, "(") && s.match[next+1] >= 0:
+			if s.findTested(next+1, v) >= 0 {
+				return s.judgeSwitch(next+1, v)
 			}
 		case t == "return":
 			if s.findIdent(next+1, end, v) >= 0 {
@@ -422,6 +434,17 @@ func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
 		next = end
 	}
 	return false, fmt.Sprintf("result stored in %s but not checked", v)
+}
+
+// judgeSwitch judges "switch (... v ...) { ... }" whose condition is the
+// parenthesis at token o: the failure is handled when some branch leaves
+// (return, goto, a no-return call).
+func (s *Source) judgeSwitch(o int, what string) (bool, string) {
+	body := s.match[o] + 1
+	if s.leaves(body, s.stmtEnd(body, 0)) {
+		return true, fmt.Sprintf("%s is dispatched by a switch whose branches leave", what)
+	}
+	return false, fmt.Sprintf("%s is dispatched by a switch but no branch returns or goto", what)
 }
 
 // judgeIfChain judges "if (... v ...)" at token i; when its failure path
