@@ -1,116 +1,177 @@
+/*
+ * BLE central: look for the advertiser named "EmbedEval Sensor", connect to it
+ * and go back to scanning whenever the link attempt fails or the link drops.
+ */
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
-#include <zephyr/kernel.h>
+
 #include <zephyr/bluetooth/bluetooth.h>
 #include <zephyr/bluetooth/conn.h>
 #include <zephyr/bluetooth/gap.h>
+#include <zephyr/kernel.h>
+#include <zephyr/sys/printk.h>
+#include <zephyr/sys/util.h>
 
-#define TARGET_NAME "EmbedEval Sensor"
+static const char sensor_name[] = "EmbedEval Sensor";
 
-static struct bt_conn *default_conn;
+/* What the AD walker looks for and what it found. */
+struct name_probe {
+	const char *wanted;
+	size_t wanted_len;
+	bool matched;
+};
 
-static int start_scan(void);
+/* All central state in one place; link owns the bt_conn_le_create() reference. */
+static struct {
+	struct bt_conn *link;
+} central;
 
-static bool match_name(struct bt_data *data, void *user_data)
+static const struct bt_le_scan_param scan_params = {
+	.type = BT_LE_SCAN_TYPE_PASSIVE,
+	.options = BT_LE_SCAN_OPT_NONE,
+	.interval = BT_GAP_SCAN_FAST_INTERVAL,
+	.window = BT_GAP_SCAN_FAST_WINDOW,
+};
+
+static void on_advertiser(const bt_addr_le_t *addr, int8_t rssi, uint8_t adv_type,
+			  struct net_buf_simple *buf);
+
+static int scan_resume(void)
 {
-	bool *found = user_data;
+	int rc = bt_le_scan_start(&scan_params, on_advertiser);
 
-	if (data->type != BT_DATA_NAME_COMPLETE && data->type != BT_DATA_NAME_SHORTENED) {
+	if (rc == 0) {
+		printk("scanning\n");
+		return 0;
+	}
+	printk("cannot start scanning (%d)\n", rc);
+	return rc;
+}
+
+/* Drops our reference to the link (failed or finished) and looks again. */
+static void forget_link_and_rescan(void)
+{
+	struct bt_conn *old = central.link;
+
+	central.link = NULL;
+	if (old != NULL) {
+		bt_conn_unref(old);
+	}
+	(void)scan_resume();
+}
+
+static void link_up(struct bt_conn *conn, uint8_t hci_err)
+{
+	if (conn != central.link) {
+		return;
+	}
+
+	if (hci_err != 0U) {
+		printk("connection failed (HCI 0x%02x)\n", hci_err);
+		forget_link_and_rescan();
+	} else {
+		printk("connected\n");
+	}
+}
+
+static void link_down(struct bt_conn *conn, uint8_t reason)
+{
+	if (conn == central.link) {
+		printk("disconnected (reason 0x%02x)\n", reason);
+		forget_link_and_rescan();
+	}
+}
+
+static struct bt_conn_cb link_events = {
+	.connected = link_up,
+	.disconnected = link_down,
+};
+
+static bool ad_name_visitor(struct bt_data *field, void *user_data)
+{
+	struct name_probe *probe = user_data;
+
+	switch (field->type) {
+	case BT_DATA_NAME_COMPLETE:
+	case BT_DATA_NAME_SHORTENED:
+		probe->matched = field->data_len == probe->wanted_len &&
+				 memcmp(field->data, probe->wanted, probe->wanted_len) == 0;
+		return false; /* the name field was seen, stop walking */
+	default:
 		return true;
 	}
-	*found = data->data_len == strlen(TARGET_NAME) &&
-		 memcmp(data->data, TARGET_NAME, data->data_len) == 0;
-	return false;
 }
 
-static void device_found(const bt_addr_le_t *addr, int8_t rssi, uint8_t type,
-			 struct net_buf_simple *ad)
+static bool is_connectable(uint8_t adv_type)
 {
-	bool found = false;
-	int err;
-
-	if (default_conn) {
-		return;
+	switch (adv_type) {
+	case BT_GAP_ADV_TYPE_ADV_IND:
+	case BT_GAP_ADV_TYPE_ADV_DIRECT_IND:
+		return true;
+	default:
+		return false;
 	}
-	if (type != BT_GAP_ADV_TYPE_ADV_IND && type != BT_GAP_ADV_TYPE_ADV_DIRECT_IND) {
-		return;
-	}
-
-	bt_data_parse(ad, match_name, &found);
-	if (!found) {
-		return;
-	}
-
-	err = bt_le_scan_stop();
-	if (err) {
-		printk("scan stop failed: %d\n", err);
-		return;
-	}
-
-	err = bt_conn_le_create(addr, BT_CONN_LE_CREATE_CONN, BT_LE_CONN_PARAM_DEFAULT,
-				&default_conn);
-	if (err) {
-		printk("create connection failed: %d\n", err);
-		default_conn = NULL;
-		(void)start_scan();
-		return;
-	}
-	printk("connecting\n");
 }
 
-static int start_scan(void)
+static void connect_to_sensor(const bt_addr_le_t *addr)
 {
-	int err;
+	char addr_str[BT_ADDR_LE_STR_LEN];
+	int rc;
 
-	err = bt_le_scan_start(BT_LE_SCAN_ACTIVE, device_found);
-	if (err) {
-		printk("scan start failed: %d\n", err);
-		return err;
+	/* The controller cannot scan and initiate at the same time. */
+	rc = bt_le_scan_stop();
+	if (rc != 0) {
+		printk("cannot stop scanning (%d)\n", rc);
+		return;
 	}
-	printk("scanning\n");
-	return 0;
+
+	rc = bt_conn_le_create(addr, BT_CONN_LE_CREATE_CONN, BT_LE_CONN_PARAM_DEFAULT,
+			       &central.link);
+	if (rc != 0) {
+		printk("connection request refused (%d)\n", rc);
+		central.link = NULL;
+		(void)scan_resume();
+		return;
+	}
+
+	bt_addr_le_to_str(addr, addr_str, sizeof(addr_str));
+	printk("connecting to %s\n", addr_str);
 }
 
-static void connected(struct bt_conn *conn, uint8_t err)
+static void on_advertiser(const bt_addr_le_t *addr, int8_t rssi, uint8_t adv_type,
+			  struct net_buf_simple *buf)
 {
-	if (err) {
-		printk("connection failed: 0x%02x\n", err);
-		bt_conn_unref(default_conn);
-		default_conn = NULL;
-		(void)start_scan();
-		return;
-	}
-	if (conn != default_conn) {
-		return;
-	}
-	printk("connected\n");
-}
+	struct name_probe probe = {
+		.wanted = sensor_name,
+		.wanted_len = sizeof(sensor_name) - 1,
+		.matched = false,
+	};
 
-static void disconnected(struct bt_conn *conn, uint8_t reason)
-{
-	if (conn != default_conn) {
-		return;
-	}
-	printk("disconnected: 0x%02x\n", reason);
-	bt_conn_unref(default_conn);
-	default_conn = NULL;
-	(void)start_scan();
-}
+	ARG_UNUSED(rssi);
 
-static struct bt_conn_cb conn_callbacks = {
-	.connected = connected,
-	.disconnected = disconnected,
-};
+	if (central.link == NULL && is_connectable(adv_type)) {
+		bt_data_parse(buf, ad_name_visitor, &probe);
+		if (probe.matched) {
+			connect_to_sensor(addr);
+		}
+	}
+}
 
 int main(void)
 {
-	int err;
+	int err = bt_enable(NULL);
 
-	err = bt_enable(NULL);
-	if (err) {
-		printk("bt_enable failed: %d\n", err);
+	if (err != 0) {
+		printk("Bluetooth init failed (%d)\n", err);
 		return err;
 	}
-	bt_conn_cb_register(&conn_callbacks);
 
-	return start_scan();
+	bt_conn_cb_register(&link_events);
+
+	err = scan_resume();
+	if (err != 0) {
+		return err;
+	}
+	return 0;
 }
