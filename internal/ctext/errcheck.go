@@ -244,6 +244,70 @@ func (s *Source) leaves(a, b int) bool {
 	return false
 }
 
+// failurePathLeaves looks at the two statements after an if (whose
+// condition opens at o and which ends at token after) for one that leaves as
+// judged by leaves. When the if ends a loop body, the failed iteration goes
+// on to the next and then out of the loop: the statements after the loop
+// count (for (...) { if (try() == OK) return 1; } return 0;).
+func (s *Source) failurePathLeaves(o, after int, leaves func(a, b int) bool) bool {
+	next := after
+	for depth := 0; depth < 4; depth++ {
+		end := len(s.toks)
+		b := s.enclosingBrace(o)
+		if b >= 0 && s.match[b] >= 0 {
+			end = s.match[b]
+		}
+		for i := 0; i < 2 && next < end; i++ {
+			e := s.stmtEnd(next, 0)
+			if leaves(next, e) {
+				return true
+			}
+			if e <= next {
+				return false
+			}
+			next = e
+		}
+		if next < end || b < 0 || !s.loopBody(b) {
+			return false
+		}
+		// The if ends the loop body: continue after the loop statement.
+		head := s.loopHead(b)
+		next, o = s.stmtEnd(head, 0), head
+	}
+	return false
+}
+
+// loopBody reports whether the "{" at token b opens the body of a for,
+// while or do loop.
+func (s *Source) loopBody(b int) bool {
+	return s.loopHead(b) >= 0
+}
+
+// loopHead returns the first token (for, while or do) of the loop whose body
+// opens at the "{" at token b, or -1.
+func (s *Source) loopHead(b int) int {
+	switch {
+	case s.is(b-1, "do"):
+		return b - 1
+	case s.is(b-1, ")") && s.match[b-1] >= 0:
+		if k := s.match[b-1] - 1; s.is(k, "for") || s.is(k, "while") {
+			return k
+		}
+	}
+	return -1
+}
+
+// assignedNames returns the identifiers assigned with "=" in tokens [a, b).
+func (s *Source) assignedNames(a, b int) []string {
+	var out []string
+	for k := a; k+1 < b && k < len(s.toks); k++ {
+		if s.isIdentTok(k) && s.is(k+1, "=") && !s.is(k-1, ".") && !s.is(k-1, "->") {
+			out = append(out, s.text(k))
+		}
+	}
+	return out
+}
+
 // inLoop reports whether token i is inside the body of a for, while or do
 // loop of its function.
 func (s *Source) inLoop(i int) bool {
@@ -306,24 +370,21 @@ func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) 
 		ok = thenLeaves
 	case polFailFalse:
 		ok = elseLeaves
-		if !hasElse && thenLeaves {
+		switch {
+		case hasElse:
+		case thenLeaves:
 			// if (ok) { ...; return 0; } followed by the failure path.
-			end := len(s.toks)
-			if b := s.enclosingBrace(o); b >= 0 && s.match[b] >= 0 {
-				end = s.match[b]
-			}
-			// Only the next two statements count as the failure path.
-			next := thenEnd
-			for i := 0; i < 2 && next < end; i++ {
-				e := s.stmtEnd(next, 0)
-				if s.leaves(next, e) {
+			ok = s.failurePathLeaves(o, thenEnd, func(a, b int) bool { return s.leaves(a, b) })
+		default:
+			// Single exit: if (ok) { ...; rc = 0; } return rc; — the failure
+			// path returns the status the success branch would have set.
+			for _, v := range s.assignedNames(q+1, thenEnd) {
+				if s.failurePathLeaves(o, thenEnd, func(a, b int) bool {
+					return s.is(a, "return") && s.findIdent(a+1, b, v) >= 0
+				}) {
 					ok = true
 					break
 				}
-				if e <= next {
-					break
-				}
-				next = e
 			}
 		}
 	default:
