@@ -13,7 +13,7 @@ int main(void)
 {
 	struct sensor_trigger trig = {
 		.type = SENSOR_TRIG_DATA_READY,
-		.chan = SENSOR_CHAN_ALL,
+		.chan = SENSOR_CHAN_ACCEL_XYZ,
 	};
 	int rc;
 
