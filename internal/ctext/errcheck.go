@@ -463,13 +463,28 @@ func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
 				intervening--
 				continue
 			}
+			// The end of an if or else body: the check may follow the if
+			// statement (if (on) { err = write(...); } return err;).
+			if after, ok := s.afterIfBody(next); ok {
+				next = after
+				continue
+			}
 			return false, fmt.Sprintf("result stored in %s but not checked", v)
 		case t == "if" && s.is(next+1, "(") && s.match[next+1] >= 0:
 			if s.findTested(next+1, v) >= 0 {
 				ok, why := s.judgeIfChain(next, v)
 				// if (ret == 0) { ... } else { log } return ret; hands the
-				// failure to the caller after the if.
-				if after := end; !ok && after < len(s.toks) && s.is(after, "return") && s.findIdent(after+1, s.stmtEnd(after, 0), v) >= 0 {
+				// failure to the caller after the if (also when the if ends
+				// the body of an enclosing if).
+				after := end
+				for s.is(after, "}") {
+					a, found := s.afterIfBody(after)
+					if !found {
+						break
+					}
+					after = a
+				}
+				if !ok && after < len(s.toks) && s.is(after, "return") && s.findIdent(after+1, s.stmtEnd(after, 0), v) >= 0 {
 					return true, fmt.Sprintf("%s is tested by an if and propagated by the return after it", v)
 				}
 				return ok, why
@@ -569,6 +584,26 @@ func testWrapper(name string) bool {
 		return true
 	}
 	return false
+}
+
+// afterIfBody returns, when token i is the "}" closing the body of an if
+// (or of its else), the token after the whole if statement.
+func (s *Source) afterIfBody(i int) (int, bool) {
+	open := s.match[i]
+	if open < 0 {
+		return 0, false
+	}
+	switch {
+	case s.is(open-1, "else"):
+	case s.is(open-1, ")") && s.match[open-1] > 0 && s.is(s.match[open-1]-1, "if"):
+	default:
+		return 0, false
+	}
+	next := i + 1
+	for s.is(next, "else") {
+		next = s.stmtEnd(next+1, 0)
+	}
+	return next, true
 }
 
 // afterDoWhile returns, when token i is the "}" closing the body of a
