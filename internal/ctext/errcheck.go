@@ -423,12 +423,13 @@ func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
 		return true, "result propagated by return"
 	}
 	if len(opens) == 0 && s.is(first-1, "=") && s.isIdentTok(first-2) {
-		return s.judgeAssigned(s.text(first-2), closeTok)
+		// A declaration (int ret = call(...)) lives only in its block.
+		return s.judgeAssigned(s.text(first-2), closeTok, start != first-2)
 	}
 	// An array element: fds[i] = call(...); followed by if (fds[i] < 0).
 	if len(opens) == 0 && s.is(first-1, "=") && s.is(first-2, "]") {
 		if o := s.match[first-2]; o > 0 && s.isIdentTok(o-1) {
-			return s.judgeAssigned(s.text(o-1), closeTok)
+			return s.judgeAssigned(s.text(o-1), closeTok, false)
 		}
 	}
 	if len(opens) == 0 && start == first {
@@ -443,7 +444,10 @@ func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
 // judgeAssigned follows a result stored in variable v by the statement
 // that ends after token closeTok: the check must come within the next three
 // statements (at most two unrelated ones in between that do not assign v).
-func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
+//
+// declared says the statement declares v: then v does not outlive its
+// block, and the check is not looked for after it.
+func (s *Source) judgeAssigned(v string, closeTok int, declared bool) (bool, string) {
 	next := s.stmtEnd(closeTok+1, 0)
 	if next > 0 && !s.is(next-1, ";") {
 		return false, fmt.Sprintf("result stored in %s but not checked", v)
@@ -463,10 +467,14 @@ func (s *Source) judgeAssigned(v string, closeTok int) (bool, string) {
 				intervening--
 				continue
 			}
-			// The end of an if or else body: the check may follow the if
-			// statement (if (on) { err = write(...); } return err;).
-			if after, ok := s.afterIfBody(next); ok {
+			// The end of an if or else body, or of a bare block: the check
+			// may follow it (if (on) { err = write(...); } return err;).
+			if after, ok := s.afterIfBody(next); ok && !declared {
 				next = after
+				continue
+			}
+			if s.bareBlockEnd(next) && !declared {
+				next++
 				continue
 			}
 			return false, fmt.Sprintf("result stored in %s but not checked", v)
@@ -604,6 +612,20 @@ func (s *Source) afterIfBody(i int) (int, bool) {
 		next = s.stmtEnd(next+1, 0)
 	}
 	return next, true
+}
+
+// bareBlockEnd reports whether token i is the "}" closing a bare block
+// ({ ... } as a statement of its own, not a body of if, for, a function, ...).
+func (s *Source) bareBlockEnd(i int) bool {
+	open := s.match[i]
+	if open <= 0 {
+		return false
+	}
+	switch s.text(open - 1) {
+	case ";", "{", "}", ":":
+		return true
+	}
+	return false
 }
 
 // afterDoWhile returns, when token i is the "}" closing the body of a
