@@ -187,15 +187,18 @@ func TestBuilds(t *testing.T) {
 	before, err := cases.ContentHash(c.Dir)
 	require.NoError(t, err)
 	ref := readFile(t, c.ReferencePath)
-	require.Len(t, c.AcceptPaths, 1)
-	tests := []struct {
+	require.NotEmpty(t, c.AcceptPaths)
+	type buildCase struct {
 		name   string
 		code   string
 		status result.Status
 		reason []string
-	}{
-		{name: "reference", code: ref, status: result.StatusPassed},
-		{name: "accepted variant", code: readFile(t, c.AcceptPaths[0]), status: result.StatusPassed},
+	}
+	tests := []buildCase{{name: "reference", code: ref, status: result.StatusPassed}}
+	for _, p := range c.AcceptPaths {
+		tests = append(tests, buildCase{name: "accepted variant " + filepath.Base(p), code: readFile(t, p), status: result.StatusPassed})
+	}
+	tests = append(tests, []buildCase{
 		{name: "warning only", code: readFile(t, "testdata/modules/warning.c"), status: result.StatusPassed},
 		{
 			name: "missing semicolon", code: strings.Replace(ref, "hc->count++;", "hc->count++", 1),
@@ -206,7 +209,7 @@ func TestBuilds(t *testing.T) {
 			name: "undefined symbol", code: readFile(t, "testdata/modules/undefined_symbol.c"), status: result.StatusFailed,
 			reason: []string{`ERROR: modpost: "embedeval_no_such_export" [`, "undefined!"},
 		},
-	}
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.NotEqual(t, "", tt.code)

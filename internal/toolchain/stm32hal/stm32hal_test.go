@@ -74,7 +74,7 @@ func TestRealCompilerBuildsReferenceAndAcceptedVariants(t *testing.T) {
 	useStandInHAL(t)
 	c := loadCase(t, caseDir)
 	paths := append([]string{c.ReferencePath}, c.AcceptPaths...)
-	require.Len(t, paths, 2)
+	require.Greater(t, len(paths), 1, "the case ships at least one accepted variant")
 	b := New()
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {

@@ -29,6 +29,7 @@ typedef struct __UART_HandleTypeDef {
 #define UART_MODE_TX_RX 0x0000000CU
 #define UART_HWCONTROL_NONE 0x00000000U
 #define UART_OVERSAMPLING_16 0x00000000U
+#define UART_OVERSAMPLING_8 0x00008000U
 HAL_StatusTypeDef HAL_UART_Init(UART_HandleTypeDef *huart);
 void HAL_UART_MspInit(UART_HandleTypeDef *huart);
 HAL_StatusTypeDef HAL_UART_Transmit(UART_HandleTypeDef *huart, const uint8_t *pData, uint16_t Size, uint32_t Timeout);
