@@ -267,25 +267,22 @@ func (s *Source) failurePathLeaves(o, after int, leaves func(a, b int) bool) boo
 			}
 			next = e
 		}
-		if next < end || b < 0 || !s.loopBody(b) {
+		head := s.loopHead(b)
+		if next < end || head < 0 {
 			return false
 		}
 		// The if ends the loop body: continue after the loop statement.
-		head := s.loopHead(b)
 		next, o = s.stmtEnd(head, 0), head
 	}
 	return false
 }
 
-// loopBody reports whether the "{" at token b opens the body of a for,
-// while or do loop.
-func (s *Source) loopBody(b int) bool {
-	return s.loopHead(b) >= 0
-}
-
 // loopHead returns the first token (for, while or do) of the loop whose body
-// opens at the "{" at token b, or -1.
+// opens at the "{" at token b, or -1 (also for b < 0).
 func (s *Source) loopHead(b int) int {
+	if b <= 0 {
+		return -1
+	}
 	switch {
 	case s.is(b-1, "do"):
 		return b - 1
@@ -312,16 +309,10 @@ func (s *Source) assignedNames(a, b int) []string {
 // loop of its function.
 func (s *Source) inLoop(i int) bool {
 	for b := s.enclosingBrace(i); b >= 0; b = s.enclosingBrace(b) {
-		switch {
-		case s.is(b-1, "do"):
+		if s.loopHead(b) >= 0 {
 			return true
-		case s.is(b-1, ")") && s.match[b-1] >= 0:
-			switch s.text(s.match[b-1] - 1) {
-			case "for", "while":
-				return true
-			case "if", "switch":
-				continue
-			}
+		}
+		if s.is(b-1, ")") && s.match[b-1] >= 0 && !s.is(s.match[b-1]-1, "if") && !s.is(s.match[b-1]-1, "switch") {
 			return false // a function body
 		}
 	}
@@ -339,7 +330,7 @@ func (s *Source) exitsIteration(a, b int) bool {
 		case "break":
 			nested := false
 			for p := s.enclosingBrace(k); p >= a; p = s.enclosingBrace(p) {
-				if s.is(p-1, "do") || (s.is(p-1, ")") && s.match[p-1] >= 0 && (s.is(s.match[p-1]-1, "switch") || s.is(s.match[p-1]-1, "for") || s.is(s.match[p-1]-1, "while"))) {
+				if s.loopHead(p) >= 0 || (s.is(p-1, ")") && s.match[p-1] >= 0 && s.is(s.match[p-1]-1, "switch")) {
 					nested = true
 					break
 				}
