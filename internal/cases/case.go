@@ -67,7 +67,9 @@ func SDKBuckets() []string { return SDKs() }
 // order (bucket, then name). A directory directly under root whose name is an SDK
 // bucket holds cases; any other directory holding metadata.yaml is a flat-layout
 // case. Other directories are reported as warnings, so that a typo in a bucket
-// name does not silently hide cases.
+// name does not silently hide cases. The root itself may be a symbolic link;
+// a linked bucket is an error, and a linked case directory is listed so that
+// Load refuses it. Nothing is read through a link.
 func Discover(root string, private bool) ([]Entry, []diag.Problem) {
 	var entries []Entry
 	var problems []diag.Problem
@@ -76,10 +78,22 @@ func Discover(root string, private bool) ([]Entry, []diag.Problem) {
 		return nil, []diag.Problem{diag.Errorf(root, 0, 0, "discover", "cannot read cases directory: %v", unwrapPathError(err))}
 	}
 	for _, d := range top {
-		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+		if strings.HasPrefix(d.Name(), ".") {
 			continue
 		}
 		dir := filepath.Join(root, d.Name())
+		if d.Type()&fs.ModeSymlink != 0 {
+			switch {
+			case contains(SDKBuckets(), d.Name()):
+				problems = append(problems, diag.Errorf(dir, 0, 0, plainRule, "symbolic link (an sdk bucket must be a plain directory; only the corpus root may be a link)"))
+			case fileExists(filepath.Join(dir, "metadata.yaml")):
+				entries = append(entries, Entry{Dir: dir, Name: d.Name(), Layout: LayoutFlat, Private: private})
+			}
+			continue
+		}
+		if !d.IsDir() {
+			continue
+		}
 		if contains(SDKBuckets(), d.Name()) {
 			sub, err := os.ReadDir(dir)
 			if err != nil {
@@ -87,7 +101,8 @@ func Discover(root string, private bool) ([]Entry, []diag.Problem) {
 				continue
 			}
 			for _, c := range sub {
-				if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
+				linked := c.Type()&fs.ModeSymlink != 0 // listed for Load to refuse
+				if !c.IsDir() && !linked || strings.HasPrefix(c.Name(), ".") {
 					continue
 				}
 				entries = append(entries, Entry{Dir: filepath.Join(dir, c.Name()), Name: c.Name(), Bucket: d.Name(), Layout: LayoutSDK, Private: private})
@@ -114,9 +129,14 @@ func Discover(root string, private bool) ([]Entry, []diag.Problem) {
 // error-severity problem is returned.
 func Load(e Entry) (*Case, []diag.Problem) {
 	c := &Case{Entry: e}
-	var problems []diag.Problem
+	// Nothing is read from a case holding a link, device, pipe or socket:
+	// reading through it could reach any file on the machine.
+	files, problems := plainProblems(e.Dir)
+	if len(problems) > 0 {
+		return c, problems
+	}
 	metaPath := filepath.Join(e.Dir, "metadata.yaml")
-	data, err := os.ReadFile(metaPath)
+	data, err := ReadFile(metaPath)
 	if err != nil {
 		problems = append(problems, diag.Errorf(metaPath, 0, 0, metadataRule, "cannot read metadata: %v", unwrapPathError(err)))
 	} else {
@@ -165,7 +185,7 @@ func Load(e Entry) (*Case, []diag.Problem) {
 			problems = append(problems, *pr)
 		}
 	}
-	hash, err := ContentHash(e.Dir)
+	hash, err := hashFiles(e.Dir, files)
 	if err != nil {
 		problems = append(problems, diag.Errorf(e.Dir, 0, 0, "layout", "cannot hash case: %v", err))
 	}
@@ -240,7 +260,7 @@ func findReference(dir string) (string, *diag.Problem) {
 
 // checkSourceFile rejects files that are too large or not UTF-8.
 func checkSourceFile(path string) *diag.Problem {
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		p := diag.Errorf(path, 0, 0, "layout", "cannot read: %v", unwrapPathError(err))
 		return &p
@@ -249,7 +269,7 @@ func checkSourceFile(path string) *diag.Problem {
 		p := diag.Errorf(path, 0, 0, "layout", "file is %d bytes; the limit is %d bytes", st.Size(), MaxSourceBytes)
 		return &p
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		p := diag.Errorf(path, 0, 0, "layout", "cannot read: %v", unwrapPathError(err))
 		return &p
@@ -281,35 +301,26 @@ func firstInvalidUTF8(data []byte) (int, int) {
 	return line, col
 }
 
-// ContentHash hashes every regular file under dir: relative slash paths in
-// sorted order, each with its size and bytes. The result is "sha256:<hex>" and
-// does not depend on where the corpus is checked out.
+// ContentHash hashes the files of a case directory: the relative slash paths
+// of its regular files in sorted order, each with its size and bytes. The
+// result is "sha256:<hex>" and does not depend on where the corpus is checked
+// out. Directories hold nothing a reader uses, so only their files count; any
+// other entry (a symbolic link, hard link, device, pipe or socket, which no
+// reader accepts) makes hashing fail, as does dir itself being a link.
 func ContentHash(dir string) (string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("walk %s: %w", dir, err)
+	files, errs := scanTree(dir)
+	if len(errs) > 0 {
+		return "", fmt.Errorf("hash %s: %w", dir, errs[0])
 	}
-	rels := make([]string, len(files))
-	for i, f := range files {
-		rel, err := filepath.Rel(dir, f)
-		if err != nil {
-			return "", fmt.Errorf("hash %s: %w", f, err)
-		}
-		rels[i] = filepath.ToSlash(rel)
-	}
-	sort.Strings(rels)
+	return hashFiles(dir, files)
+}
+
+// hashFiles hashes the listed files (sorted relative slash paths) of dir,
+// reading each with ReadFile.
+func hashFiles(dir string, rels []string) (string, error) {
 	h := sha256.New()
 	for _, rel := range rels {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		data, err := ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return "", fmt.Errorf("hash %s: %w", rel, err)
 		}
@@ -334,8 +345,9 @@ func listFiles(dir string) []string {
 	return out
 }
 
+// fileExists reports whether p is a regular file, not following a link at p.
 func fileExists(p string) bool {
-	st, err := os.Stat(p)
+	st, err := os.Lstat(p)
 	return err == nil && st.Mode().IsRegular()
 }
 

@@ -2,7 +2,8 @@ package cases
 
 import (
 	"bytes"
-	"os"
+	"errors"
+	"io/fs"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -29,8 +30,8 @@ const migrationsRule = "migrations"
 // key, renames, holding a list of {from, to, since, reason}. A missing file
 // is no renames.
 func LoadMigrations(path string) ([]Rename, []diag.Problem) {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	data, err := ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -89,7 +90,7 @@ func Markdown(rows []Row, machine string) []byte {
 		checks += r.Checks
 		negatives += r.Negatives
 	}
-	fmt.Fprintf(&b, "%d cases, %d checks, %d negatives. \"Layers in its image\" are what the case's platform target runs in its SDK container image (data/platforms.yaml); \"Layers here\" are those that run on %s (`embedeval doctor`). Cases whose L1/L2 run only in the image are built only in the SDK image.\n\n", len(rows), checks, negatives, machine)
+	fmt.Fprintf(&b, "%d cases, %d checks, %d negatives. \"Layers in its image\" are what the case's platform target runs in its SDK container image (data/platforms.yaml); \"Layers here\" are those that run on %s (`embedeval doctor`). Cases whose L1/L2 run only in the image are built only in the SDK image.\n\n", len(rows), checks, negatives, mdescape.Text(machine))
 	b.WriteString("## Category × difficulty\n\n| Category | Easy | Medium | Hard | Total |\n| --- | --- | --- | --- | --- |\n")
 	type count struct{ easy, medium, hard int }
 	byCat := map[string]*count{}
@@ -114,7 +115,7 @@ func Markdown(rows []Row, machine string) []byte {
 	var tot count
 	for _, name := range cats {
 		c := byCat[name]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", name, c.easy, c.medium, c.hard, c.easy+c.medium+c.hard)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdescape.Text(name), c.easy, c.medium, c.hard, c.easy+c.medium+c.hard)
 		tot.easy += c.easy
 		tot.medium += c.medium
 		tot.hard += c.hard
@@ -122,8 +123,9 @@ func Markdown(rows []Row, machine string) []byte {
 	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %d |\n\n", tot.easy, tot.medium, tot.hard, tot.easy+tot.medium+tot.hard)
 	b.WriteString("## Cases\n\n| ID | Title | Category | SDK | Platform | Board | Difficulty | Tier | Layers in its image | Layers here | Checks | Negatives | Variants |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n", r.ID, strings.ReplaceAll(r.Title, "|", "\\|"),
-			r.Category, r.SDK, r.Platform, r.Board, r.Difficulty, r.Tier, r.InImage, r.Layers, r.Checks, r.Negatives, r.Variants)
+		t := mdescape.Text
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n", t(r.ID), t(r.Title),
+			t(r.Category), t(r.SDK), t(r.Platform), t(r.Board), t(r.Difficulty), t(r.Tier), t(r.InImage), t(r.Layers), r.Checks, r.Negatives, r.Variants)
 	}
 	return []byte(b.String())
 }

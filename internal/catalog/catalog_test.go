@@ -34,3 +34,11 @@ func TestCatalogOfFixtures(t *testing.T) {
 	require.Contains(t, md, "| timer | 2 | 0 | 0 | 2 |\n| **total** | 2 | 0 | 0 | 2 |")
 	require.Equal(t, 2, strings.Count(md, "| Periodic timer | timer |"))
 }
+
+func TestMarkdownEscapesCaseFields(t *testing.T) {
+	rows := []Row{{ID: "timer-001", Title: "Timer | <img src=x onerror=alert(1)> @octocat", Category: "timer", SDK: "zephyr",
+		Platform: "native_sim", Board: "native_sim", Difficulty: "easy", Tier: "core", InImage: "L0 L3", Layers: "L0 L3"}}
+	md := string(Markdown(rows, "test machine"))
+	require.Contains(t, md, "| timer-001 | Timer \\| &lt;img src=x onerror=alert(1)&gt; @&#8203;octocat | timer | zephyr | native_sim | native_sim | easy | core | L0 L3 | L0 L3 | 0 | 0 | 0 |\n")
+	require.NotContains(t, md, "<img")
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/backends"
+	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 // TestCatalogIsFresh keeps docs/CASES.md in step with the corpus. Its "Layers
@@ -23,7 +24,7 @@ func TestCatalogIsFresh(t *testing.T) {
 	}
 	reg, err := platform.Default()
 	require.NoError(t, err)
-	d := toolchain.New(reg, toolchain.Options{}, backends.All()...)
+	d := toolchain.New(reg, toolchain.Options{Jail: toolchaintest.Jail(t)}, backends.All()...)
 	corpus := cases.LoadCorpus("../../cases", "")
 	require.Empty(t, corpus.Broken)
 	rows, err := Build(context.Background(), corpus.Cases, d.PlanFor)

@@ -27,7 +27,7 @@ func newCatalogCommand() *cobra.Command {
 			if len(problems) > 0 {
 				return findings("fix the broken cases first (see above)")
 			}
-			d, err := tc.dispatcher()
+			d, err := tc.dispatcher(cmd.Context())
 			if err != nil {
 				return err
 			}

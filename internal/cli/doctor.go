@@ -19,6 +19,9 @@ func newDoctorCommand() *cobra.Command {
 		Short: "Say which platforms this machine can build (L1) and run (L2), and why not",
 		Long: `doctor checks, for every target of the platform registry, whether the tools its
 backend needs are on this machine, and prints what L1 and L2 can do here.
+Its first line names the jail that confines every build and run of
+untrusted code (bubblewrap, a dedicated uid, or none: see --jail and
+--allow-unjailed).
 Layers that cannot run are skipped by validate and run (never passed);
 --require-layers turns that into an error. The last line says whether the
 bridge to Python check modules (--allow-python-checks) would work: the
@@ -26,7 +29,7 @@ interpreter, and where the Python implementation's embedeval package
 imports from (PYTHONPATH).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := tc.dispatcher()
+			d, err := tc.dispatcher(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -36,6 +39,7 @@ imports from (PYTHONPATH).`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
+			fmt.Fprintf(cmd.OutOrStdout(), "jail: %s\n", d.Jail().Describe())
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "TARGET\tBACKEND\tL1\tL2\tIMAGE\tWHY NOT")
 			yes := func(b bool) string {

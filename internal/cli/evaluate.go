@@ -60,7 +60,7 @@ Exit code 0 when the solution passes, 1 when it fails or cannot be judged,
 			if err != nil {
 				return err
 			}
-			d, err := tc.dispatcher()
+			d, err := tc.dispatcher(cmd.Context())
 			if err != nil {
 				return err
 			}

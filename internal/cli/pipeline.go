@@ -259,6 +259,7 @@ type mergeFlags struct {
 	planPath, artifactsDir, resultsDir, casesDir, privateDir string
 	runID, generated, prBody                                 string
 	allowPartial                                             bool
+	maxArtifactBytes                                         int64
 }
 
 func (f *mergeFlags) register(cmd *cobra.Command) {
@@ -272,6 +273,7 @@ func (f *mergeFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.generated, "generated", "", "timestamp to record in the reports (RFC 3339); empty leaves it out, keeping outputs byte-identical")
 	fl.StringVar(&f.prBody, "pr-body", "", "also write the results pull request's body to this file")
 	fl.BoolVar(&f.allowPartial, "allow-partial", false, "merge the usable shards when some are missing or broken, marking the reports partial (duplicated shards still refuse)")
+	fl.Int64Var(&f.maxArtifactBytes, "max-artifact-bytes", 0, "largest artifact file read, in bytes; a larger one (or a symbolic link) is refused like a corrupt one (0: 64 MiB)")
 }
 
 // mergeOutcome merges and writes the job summary and, when asked, the PR body.
@@ -279,6 +281,9 @@ func runMerge(cmd *cobra.Command, f *mergeFlags, getenv getenvFunc) (*pipeline.M
 	p, err := pipeline.ReadPlan(f.planPath)
 	if err != nil {
 		return nil, usageError(err)
+	}
+	if f.maxArtifactBytes < 0 {
+		return nil, usageError(errors.New("--max-artifact-bytes must not be negative"))
 	}
 	var when time.Time
 	if f.generated != "" {
@@ -303,7 +308,7 @@ func runMerge(cmd *cobra.Command, f *mergeFlags, getenv getenvFunc) (*pipeline.M
 	}
 	o, err := pipeline.Merge(cmd.Context(), pipeline.MergeOptions{
 		Plan: p, ArtifactsDir: f.artifactsDir, ResultsDir: f.resultsDir, RunID: runID,
-		AllowPartial: f.allowPartial, Corpus: all, Generated: when,
+		AllowPartial: f.allowPartial, Corpus: all, Generated: when, MaxArtifactBytes: f.maxArtifactBytes,
 	})
 	var refusal *pipeline.RefusalError
 	if errors.As(err, &refusal) {

@@ -23,6 +23,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/prompt"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/runner"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 )
 
 var runIDUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -34,6 +35,10 @@ func (f *modelFlags) newModel(cmd *cobra.Command, spec string) (llm.Model, error
 	opts := llm.Options{
 		BaseURL: f.baseURL, ClaudePath: f.claudePath, MaxRetries: f.maxRetries,
 		Concurrency: f.concurrency, Timeout: f.callTimeout, Logger: loggerFrom(cmd.Context()),
+		MaxReplyBytes: f.maxReplyBytes,
+	}
+	if f.maxReplyBytes < 0 {
+		return nil, usageError(errors.New("--max-reply-bytes must not be negative"))
 	}
 	if !f.noCache {
 		opts.CacheDir = f.cacheDir
@@ -63,6 +68,9 @@ type modelFlags struct {
 	callTimeout time.Duration
 	limits      checks.Limits
 	python      pythonFlags
+
+	// maxReplyBytes caps what is read of one model reply (0: the default).
+	maxReplyBytes int64
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
@@ -81,7 +89,8 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.claudePath, "claude-path", "", "the claude CLI for claude-code:// models (default: claude on PATH)")
 	fl.IntVar(&f.maxRetries, "max-retries", 0, "retries of a failed model call on 429, 5xx and network errors (0: 3; negative: none)")
 	fl.IntVar(&f.concurrency, "model-concurrency", 0, "calls in flight per model (0: 4)")
-	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "time limit of one model call (0: 10m)")
+	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "time limit of one model call, reading the reply included (0: 10m)")
+	fl.Int64Var(&f.maxReplyBytes, "max-reply-bytes", 0, "largest model reply read, in bytes (HTTP body or CLI output); a larger one is an error (0: 4 MiB)")
 	fl.Uint64Var(&f.limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
 	fl.DurationVar(&f.limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
 }
@@ -94,6 +103,8 @@ type prepared struct {
 	opts      runner.Options
 	packText  string
 	platforms *platform.Registry
+	// jail confines the builds and runs of the answers.
+	jail *sandbox.Jail
 }
 
 // prepare turns the shared flags and the model specs into runner options.
@@ -129,10 +140,11 @@ func (f *modelFlags) prepare(cmd *cobra.Command, specs []string) (*prepared, err
 		}
 		p.packText = string(raw)
 	}
-	d, err := f.tc.dispatcher()
+	d, err := f.tc.dispatcher(cmd.Context())
 	if err != nil {
 		return nil, err
 	}
+	p.jail = d.Jail()
 	if p.platforms, err = f.tc.registry(); err != nil {
 		return nil, err
 	}
@@ -269,7 +281,12 @@ func executeRun(cmd *cobra.Command, f *runFlags, specs []string, maxTurns int) e
 		ro.ContextPack = runner.HashText(p.packText)
 	}
 	warn := func(msg string) { fmt.Fprintln(errOut, "warning: "+msg) }
-	archive, err := runner.OpenArchive(f.outputDir, runner.NewManifest(f.runID, Version(), ro, sel, time.Now()), warn)
+	if p.layers.Has(result.LayerCompile) || p.layers.Has(result.LayerRuntime) {
+		fmt.Fprintln(errOut, "jail: "+p.jail.Describe())
+	}
+	manifest := runner.NewManifest(f.runID, Version(), ro, sel, time.Now())
+	manifest.Jail = p.jail.Describe()
+	archive, err := runner.OpenArchive(f.outputDir, manifest, warn)
 	if err != nil {
 		if errors.Is(err, runner.ErrOptionsDiffer) {
 			return usageError(err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/platform"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/backends"
 )
@@ -20,6 +22,8 @@ type toolchainFlags struct {
 	buildTimeout  time.Duration
 	runTimeout    time.Duration
 	buildJobs     int
+	jailMode      string
+	allowUnjailed bool
 }
 
 func (f *toolchainFlags) register(cmd *cobra.Command) {
@@ -29,15 +33,31 @@ func (f *toolchainFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.buildTimeout, "build-timeout", toolchain.DefaultBuildTimeout, "time limit of one L1 build")
 	fl.DurationVar(&f.runTimeout, "run-timeout", toolchain.DefaultRunTimeout, "time after which an L2 run is stopped (normal for firmware)")
 	fl.IntVar(&f.buildJobs, "build-jobs", 1, "compiler processes per build (make/ninja -j); the worker pool already runs one build per core")
+	fl.StringVar(&f.jailMode, "jail", "auto", "how builds and runs of untrusted code are confined: auto, bubblewrap, uid or none (docs/TOOLCHAINS.md)")
+	fl.BoolVar(&f.allowUnjailed, "allow-unjailed", false, "run untrusted code (compilers on model answers, programs, QEMU) even when no jail works here: UNSAFE outside a throwaway machine")
+}
+
+// jail detects the jail the flags ask for.
+func (f *toolchainFlags) jail(ctx context.Context) (*sandbox.Jail, error) {
+	switch strings.ToLower(f.jailMode) {
+	case "", "auto", "bubblewrap", "uid", "none":
+	default:
+		return nil, usageError(fmt.Errorf("--jail: %q is not auto, bubblewrap, uid or none", f.jailMode))
+	}
+	return sandbox.Detect(ctx, sandbox.JailConfig{Mode: f.jailMode, AllowUnjailed: f.allowUnjailed}), nil
 }
 
 // dispatcher builds the L1/L2 toolchain from the flags.
-func (f *toolchainFlags) dispatcher() (*toolchain.Dispatcher, error) {
+func (f *toolchainFlags) dispatcher(ctx context.Context) (*toolchain.Dispatcher, error) {
 	reg, err := f.registry()
 	if err != nil {
 		return nil, err
 	}
-	opts := toolchain.Options{BuildTimeout: f.buildTimeout, RunTimeout: f.runTimeout, BuildJobs: f.buildJobs}
+	jail, err := f.jail(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts := toolchain.Options{BuildTimeout: f.buildTimeout, RunTimeout: f.runTimeout, BuildJobs: f.buildJobs, Jail: jail}
 	for _, part := range strings.Split(f.require, ",") {
 		switch strings.ToUpper(strings.TrimSpace(part)) {
 		case "":

@@ -48,7 +48,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			if err != nil {
 				return usageError(err)
 			}
-			d, err := tc.dispatcher()
+			d, err := tc.dispatcher(cmd.Context())
 			if err != nil {
 				return err
 			}

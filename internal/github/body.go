@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/score"
 )
 
@@ -119,13 +120,13 @@ func RenderPRBody(before, after *score.Report, opts BodyOptions) string {
 	w.line(ResultsMarker)
 	title := "## Benchmark results"
 	if opts.RunID != "" {
-		title += " for run `" + opts.RunID + "`"
+		title += " for run " + mdescape.Code(opts.RunID)
 	}
 	w.line(title)
 	w.line()
 	var facts []string
-	if opts.RunURL != "" {
-		facts = append(facts, "[workflow run]("+opts.RunURL+")")
+	if u := mdescape.URL(opts.RunURL); u != "" {
+		facts = append(facts, "[workflow run]("+u+")")
 	}
 	facts = append(facts, plural(len(after.Models), "model"), plural(after.Overall.TotalCases, "scored case"))
 	if after.NSamplesPerCase > 0 {
@@ -163,7 +164,7 @@ func modelSection(before, after *score.Report, beforeModels map[string]*score.Mo
 		if p := beforeModels[m.Model]; p != nil {
 			b = &estimate{p.PassAt1, p.PassAt1CI, p.JudgedSamples}
 		}
-		rows = append(rows, tableRow(cell(m.Model), b.String(), a.String(), delta(b, &a), verdict(b, &a).String(), strconv.Itoa(m.Errors.Infrastructure)))
+		rows = append(rows, tableRow(mdescape.Text(m.Model), b.String(), a.String(), delta(b, &a), verdict(b, &a).String(), strconv.Itoa(m.Errors.Infrastructure)))
 	}
 	if before != nil {
 		for i := range before.Models {
@@ -172,7 +173,7 @@ func modelSection(before, after *score.Report, beforeModels map[string]*score.Mo
 				continue
 			}
 			b := &estimate{p.PassAt1, p.PassAt1CI, p.JudgedSamples}
-			rows = append(rows, tableRow(cell(p.Model), b.String(), "—", "", Removed.String(), ""))
+			rows = append(rows, tableRow(mdescape.Text(p.Model), b.String(), "—", "", Removed.String(), ""))
 		}
 	}
 	return &section{head: w.String(), rows: rows, foot: "\n"}
@@ -234,7 +235,7 @@ func categorySection(after *score.Report, beforeModels map[string]*score.ModelSc
 	w.line("| --- | --- | --- | --- | --- | --- |")
 	lines := make([]string, 0, len(rows))
 	for _, r := range rows {
-		lines = append(lines, tableRow(cell(r.model), cell(r.category), r.before.String(), r.after.String(), delta(r.before, r.after), verdict(r.before, r.after).String()))
+		lines = append(lines, tableRow(mdescape.Text(r.model), mdescape.Text(r.category), r.before.String(), r.after.String(), delta(r.before, r.after), verdict(r.before, r.after).String()))
 	}
 	foot := &bodyWriter{}
 	foot.line()
@@ -317,7 +318,7 @@ func failureSection(after *score.Report, beforeModels map[string]*score.ModelSco
 			ids := r.newIDs
 			listed := make([]string, 0, min(len(ids), maxListedCases))
 			for _, id := range ids[:min(len(ids), maxListedCases)] {
-				listed = append(listed, "`"+cell(id)+"`")
+				listed = append(listed, mdescape.Code(id))
 			}
 			cases := strings.Join(listed, ", ")
 			if more := len(ids) - len(listed); more > 0 {
@@ -327,13 +328,13 @@ func failureSection(after *score.Report, beforeModels map[string]*score.ModelSco
 			if r.before != nil {
 				rate = pct(*r.before) + " → " + pct(*r.afterR)
 			}
-			lines = append(lines, tableRow("`"+cell(r.check)+"`", cell(r.category), cell(r.model), cases, rate))
+			lines = append(lines, tableRow(mdescape.Code(r.check), mdescape.Text(r.category), mdescape.Text(r.model), cases, rate))
 		}
 	}
 	foot := &bodyWriter{}
 	foot.line()
 	if len(noBaseline) > 0 {
-		foot.line("No baseline to compare failures with for: " + cell(strings.Join(noBaseline, ", ")) + ".")
+		foot.line("No baseline to compare failures with for: " + mdescape.Text(strings.Join(noBaseline, ", ")) + ".")
 		foot.line()
 	}
 	return &section{head: w.String(), rows: lines, foot: foot.String()}
@@ -342,17 +343,17 @@ func failureSection(after *score.Report, beforeModels map[string]*score.ModelSco
 // heatmapAndWarnings is the part of the body that is always kept.
 func heatmapAndWarnings(after *score.Report, opts BodyOptions) string {
 	w := &bodyWriter{}
-	if opts.HeatmapURL != "" {
+	if u := mdescape.URL(opts.HeatmapURL); u != "" {
 		w.line("### Heatmap")
 		w.line()
-		w.line("![pass@1 by model and category](" + opts.HeatmapURL + ")")
+		w.line("![pass@1 by model and category](" + u + ")")
 		w.line()
 	}
 	if n := len(after.Warnings); n > 0 {
 		w.line("### Warnings")
 		w.line()
 		for _, s := range after.Warnings[:min(n, maxWarnings)] {
-			w.line("- " + strings.ReplaceAll(s, "\n", " "))
+			w.line("- " + mdescape.Text(s))
 		}
 		if n > maxWarnings {
 			w.line(fmt.Sprintf("- … and %d more (see summary.json)", n-maxWarnings))
@@ -481,13 +482,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// cell escapes text for a Markdown table cell.
-func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\n", " ")
-	return strings.ReplaceAll(s, "\r", "")
 }
 
 // bodyWriter accumulates Markdown lines.

@@ -23,8 +23,11 @@
 // anthropic, claude-code) make one call per attempt inside package retry
 // (per-call timeout, retries with backoff honouring Retry-After, a
 // concurrency limit per Model, InfraError at the end) and, with a cache
-// directory, behind package cache. Costs come from the provider's report
-// (claude-code) or the price table of package prices.
+// directory, behind package cache. Every provider reads at most
+// Options.MaxReplyBytes of a reply (package replycap for HTTP), within the
+// call's timeout; a larger reply is refused, not retried and not cached.
+// Costs come from the provider's report (claude-code) or the price table of
+// package prices.
 //
 // The contract types (Request, Reply, Message, Usage, Model, InfraError)
 // live in package contract, so the provider subpackages can implement them;
@@ -51,6 +54,13 @@ type Usage = contract.Usage
 
 // Reply is a model's answer (see contract.Reply).
 type Reply = contract.Reply
+
+// ReplyTooLargeError is a reply refused for passing the reply cap (see
+// contract.ReplyTooLargeError).
+type ReplyTooLargeError = contract.ReplyTooLargeError
+
+// DefaultMaxReplyBytes is the default reply cap (--max-reply-bytes).
+const DefaultMaxReplyBytes = contract.DefaultMaxReplyBytes
 
 // Model generates a reply for a request (see contract.Model).
 type Model = contract.Model

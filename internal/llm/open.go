@@ -47,8 +47,14 @@ type Options struct {
 	Getenv func(string) string
 	// BaseURL overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
 	BaseURL string
-	// Timeout bounds each call; zero means retry.DefaultTimeout.
+	// Timeout bounds each call, reading the reply included; zero means
+	// retry.DefaultTimeout.
 	Timeout time.Duration
+	// MaxReplyBytes caps what is read of one reply (HTTP body, CLI output,
+	// replay entry); zero means contract.DefaultMaxReplyBytes (4 MiB). A
+	// larger reply is an InfraError wrapping a *ReplyTooLargeError, not
+	// retried, not cached; a replay file holding one is refused by Open.
+	MaxReplyBytes int64
 	// MaxRetries is how often a transient failure is retried; zero means
 	// retry.DefaultMaxRetries, negative means never.
 	MaxRetries int
@@ -112,7 +118,7 @@ func Open(spec string, opts Options) (Model, error) {
 		return nil, fmt.Errorf("model spec %q names no model (expected %s<name>)", spec, kind)
 	}
 	if kind == prefixReplay {
-		return replay.Open(spec, name)
+		return replay.Open(spec, name, opts.MaxReplyBytes)
 	}
 	if opts.Prices == nil {
 		table, err := prices.Default()
@@ -132,7 +138,8 @@ func Open(spec string, opts Options) (Model, error) {
 	case prefixAnthropic:
 		inner, id, err = openAnthropic(spec, name, opts)
 	case prefixClaudeCode:
-		inner, err = claudecode.New(claudecode.Config{Spec: spec, Model: name, Path: opts.ClaudePath, Getenv: opts.Getenv, Prices: opts.Prices})
+		inner, err = claudecode.New(claudecode.Config{Spec: spec, Model: name, Path: opts.ClaudePath, Getenv: opts.Getenv, Prices: opts.Prices,
+			MaxReplyBytes: opts.MaxReplyBytes})
 		id = cache.Identity{Provider: "claude-code", Model: name}
 	}
 	if err != nil {
@@ -148,7 +155,7 @@ func Open(spec string, opts Options) (Model, error) {
 		Logger:      opts.Logger,
 	})
 	if opts.CacheDir != "" {
-		m = cache.Wrap(m, opts.CacheDir, id, opts.Logger)
+		m = cache.Wrap(m, opts.CacheDir, id, opts.Logger).WithMaxReplyBytes(opts.MaxReplyBytes)
 	}
 	return m, nil
 }
@@ -172,7 +179,7 @@ func openOpenAI(spec, name string, opts Options) (Model, cache.Identity, error) 
 	}
 	m, err := openai.New(openai.Config{
 		Spec: spec, Model: name, BaseURL: base, APIKey: key, HTTPClient: opts.HTTPClient,
-		Prices: opts.Prices, MaxCompletionTokens: official,
+		Prices: opts.Prices, MaxCompletionTokens: official, MaxReplyBytes: opts.MaxReplyBytes,
 	})
 	if err != nil {
 		return nil, cache.Identity{}, fmt.Errorf("model %s: %w", spec, err)
@@ -186,7 +193,8 @@ func openAnthropic(spec, name string, opts Options) (Model, cache.Identity, erro
 	if key == "" {
 		return nil, cache.Identity{}, fmt.Errorf("model %s: %s is not set", spec, EnvAnthropicKey)
 	}
-	m, err := anthropic.New(anthropic.Config{Spec: spec, Model: name, BaseURL: base, APIKey: key, HTTPClient: opts.HTTPClient, Prices: opts.Prices})
+	m, err := anthropic.New(anthropic.Config{Spec: spec, Model: name, BaseURL: base, APIKey: key, HTTPClient: opts.HTTPClient, Prices: opts.Prices,
+		MaxReplyBytes: opts.MaxReplyBytes})
 	if err != nil {
 		return nil, cache.Identity{}, fmt.Errorf("model %s: %w", spec, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -92,12 +91,13 @@ func WriteArtifactTo(w io.Writer, a *Artifact) error {
 	return nil
 }
 
-// ReadArtifact reads an artifact file; errors name the file and, for bad
-// JSON, the line and column.
+// ReadArtifact reads an artifact file (as merge does: not a symbolic link,
+// at most DefaultMaxArtifactBytes); errors name the file and, for bad JSON,
+// the line and column.
 func ReadArtifact(path string) (*Artifact, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readArtifactFile(path, DefaultMaxArtifactBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %w", err)
 	}
 	return DecodeArtifact(path, raw)
 }

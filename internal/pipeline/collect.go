@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -93,10 +92,21 @@ type decoded struct {
 // must have exactly one artifact, decodable, made for this plan (hash) by
 // the plan's binary version, for the shard's model and cases at their
 // hashes, holding only results of that shard, each once, and in the
-// generation scenario every case × sample. Without allowPartial any problem
-// refuses; with it, shards with problems are left out and listed, but
-// duplicates still refuse.
+// generation scenario every case × sample; the names its results carry
+// into the reports must pass validateFields (KindInvalid). Without
+// allowPartial any problem refuses; with it, shards with problems are left
+// out and listed, but duplicates still refuse.
+//
+// Each file is read as readArtifactFile does: a symbolic link, anything but
+// a regular file, and a file over DefaultMaxArtifactBytes are refused (as a
+// corrupt artifact is) without being read.
 func Collect(ctx context.Context, p *Plan, dir string, allowPartial bool) (*Collection, error) {
+	return CollectLimited(ctx, p, dir, allowPartial, DefaultMaxArtifactBytes)
+}
+
+// CollectLimited is Collect with maxArtifactBytes as the cap on one
+// artifact file (zero or less: DefaultMaxArtifactBytes).
+func CollectLimited(ctx context.Context, p *Plan, dir string, allowPartial bool, maxArtifactBytes int64) (*Collection, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -117,7 +127,7 @@ func Collect(ctx context.Context, p *Plan, dir string, allowPartial bool) (*Coll
 		return nil, fmt.Errorf("read artifacts: %w", err)
 	}
 	slices.Sort(paths)
-	files, err := decodeAll(ctx, paths)
+	files, err := decodeAll(ctx, paths, maxArtifactBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +148,9 @@ func Collect(ctx context.Context, p *Plan, dir string, allowPartial bool) (*Coll
 			}
 			where := rel + ":" + strings.TrimPrefix(f.err.Error(), f.path+":")
 			msg := "corrupt artifact " + where
+			if isFileRefusal(f.err) {
+				msg = "refused artifact " + where
+			}
 			if s >= 1 && s <= n {
 				named[s] = true
 				msg = of(s) + ": " + msg
@@ -181,6 +194,10 @@ func Collect(ctx context.Context, p *Plan, dir string, allowPartial bool) (*Coll
 			if d.a.BinaryVersion != p.BinaryVersion {
 				problems = append(problems, Refusal{Shard: s, Kind: KindOtherBuild,
 					Message: fmt.Sprintf("%s (%s) was made by embedeval %s, the plan by %s", of(s), d.path, d.a.BinaryVersion, p.BinaryVersion)})
+				continue
+			}
+			if why := validateFields(p, d.a); why != "" {
+				problems = append(problems, Refusal{Shard: s, Kind: KindInvalid, Message: fmt.Sprintf("%s (%s) has an invalid field: %s", of(s), d.path, why)})
 				continue
 			}
 			if why := mismatch(p, &p.Jobs[s-1], d.a); why != "" {
@@ -235,8 +252,9 @@ var errPlanFile = errors.New("a shard plan, not an artifact")
 
 func isPlanFile(err error) bool { return errors.Is(err, errPlanFile) }
 
-// decodeAll decodes the files on GOMAXPROCS goroutines, keeping their order.
-func decodeAll(ctx context.Context, paths []string) ([]decoded, error) {
+// decodeAll decodes the files, each of at most limit bytes, on GOMAXPROCS
+// goroutines, keeping their order.
+func decodeAll(ctx context.Context, paths []string, limit int64) ([]decoded, error) {
 	out := make([]decoded, len(paths))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -245,7 +263,7 @@ func decodeAll(ctx context.Context, paths []string) ([]decoded, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = decodeFile(paths[i])
+				out[i] = decodeFile(paths[i], limit)
 			}
 		}()
 	}
@@ -264,10 +282,10 @@ feed:
 	return out, err
 }
 
-func decodeFile(path string) decoded {
-	raw, err := os.ReadFile(path)
+func decodeFile(path string, limit int64) decoded {
+	raw, err := readArtifactFile(path, limit)
 	if err != nil {
-		return decoded{path: path, err: fmt.Errorf("%s: %w", path, err)}
+		return decoded{path: path, err: err}
 	}
 	if looksLikePlan(raw) {
 		if _, err := DecodePlan(path, raw); err == nil {

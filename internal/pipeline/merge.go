@@ -35,6 +35,9 @@ type MergeOptions struct {
 	// AllowPartial merges the usable shards when some are missing or broken
 	// and marks the reports partial.
 	AllowPartial bool
+	// MaxArtifactBytes caps one artifact file; zero means
+	// DefaultMaxArtifactBytes.
+	MaxArtifactBytes int64
 	// Corpus gives the case metadata scoring needs (categories, tiers).
 	Corpus []*cases.Case
 	// Generated is the timestamp written into reports; zero leaves it out
@@ -108,7 +111,7 @@ func Merge(ctx context.Context, o MergeOptions) (*MergeOutcome, error) {
 	if err := ValidRunID(o.RunID); err != nil {
 		return nil, err
 	}
-	col, err := Collect(ctx, o.Plan, o.ArtifactsDir, o.AllowPartial)
+	col, err := CollectLimited(ctx, o.Plan, o.ArtifactsDir, o.AllowPartial, o.MaxArtifactBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 )
 
 // MatrixEntry is one entry of the workflow's matrix: enough for the job's
@@ -89,15 +91,15 @@ func PlanSummary(p *Plan) string {
 	for _, j := range p.Jobs {
 		units += len(j.Cases)
 	}
-	fmt.Fprintf(&b, "%d jobs for %d case × model units × %d samples (at most %d jobs). Predicted longest job %s, lower bound %s, total %s. Plan `%s`.\n\n",
-		len(p.Jobs), units, p.Inputs.Samples, p.Inputs.MaxJobs, seconds(p.PredictedSeconds), seconds(p.LowerBound), seconds(p.TotalSeconds), short(p.Hash))
+	fmt.Fprintf(&b, "%d jobs for %d case × model units × %d samples (at most %d jobs). Predicted longest job %s, lower bound %s, total %s. Plan %s.\n\n",
+		len(p.Jobs), units, p.Inputs.Samples, p.Inputs.MaxJobs, seconds(p.PredictedSeconds), seconds(p.LowerBound), seconds(p.TotalSeconds), mdescape.Code(short(p.Hash)))
 	if len(p.Jobs) == 0 {
 		b.WriteString("No case selected: nothing to run.\n")
 		return b.String()
 	}
 	b.WriteString("| Shard | Job | Image | Cases | Predicted |\n| ---: | --- | --- | ---: | ---: |\n")
 	for _, j := range p.Jobs {
-		fmt.Fprintf(&b, "| %d | %s | `%s` | %d | %s |\n", j.Index, mdCell(j.Name), mdCell(j.Image), len(j.Cases), seconds(j.PredictedSeconds))
+		fmt.Fprintf(&b, "| %d | %s | %s | %d | %s |\n", j.Index, mdescape.Text(j.Name), mdescape.Code(j.Image), len(j.Cases), seconds(j.PredictedSeconds))
 	}
 	return b.String()
 }
@@ -106,21 +108,21 @@ func PlanSummary(p *Plan) string {
 func MergeSummary(o *MergeOutcome) string {
 	var b strings.Builder
 	r := o.Record
-	fmt.Fprintf(&b, "### Merge of run `%s`\n\n", r.RunID)
+	fmt.Fprintf(&b, "### Merge of run %s\n\n", mdescape.Code(r.RunID))
 	if o.PartialNote != "" {
-		fmt.Fprintf(&b, "> **Warning: partial results.** %s\n\n", o.PartialNote)
+		fmt.Fprintf(&b, "> **Warning: partial results.** %s\n\n", mdescape.Text(o.PartialNote))
 	}
-	fmt.Fprintf(&b, "%d of %d shards merged, %d results (%d errors, of which %d infrastructure). Plan `%s`.\n\n",
-		len(r.Merged), r.Shards, r.Results, r.Errors, r.InfraErrors, short(r.PlanHash))
+	fmt.Fprintf(&b, "%d of %d shards merged, %d results (%d errors, of which %d infrastructure). Plan %s.\n\n",
+		len(r.Merged), r.Shards, r.Results, r.Errors, r.InfraErrors, mdescape.Code(short(r.PlanHash)))
 	if len(o.Models) > 0 {
 		b.WriteString("| Model | Results | Passed | Failed | Errors |\n| --- | ---: | ---: | ---: | ---: |\n")
 		for _, m := range o.Models {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdCell(m.Model), m.Results, m.Passed, m.Failed, m.Error)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdescape.Text(m.Model), m.Results, m.Passed, m.Failed, m.Error)
 		}
 		b.WriteString("\n")
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(&b, "- left out: %s\n", mdCell(p))
+		fmt.Fprintf(&b, "- left out: %s\n", mdescape.Text(p))
 	}
 	return b.String()
 }
@@ -130,8 +132,4 @@ func seconds(s float64) string {
 		return strconv.FormatFloat(s/60, 'f', 1, 64) + " min"
 	}
 	return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-}
-
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }

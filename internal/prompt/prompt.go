@@ -7,6 +7,7 @@
 package prompt
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -148,7 +149,7 @@ func orNone(s *string) string {
 }
 
 func readTask(c *cases.Case) (string, error) {
-	data, err := os.ReadFile(c.PromptPath)
+	data, err := cases.ReadFile(c.PromptPath)
 	if err != nil {
 		return "", fmt.Errorf("prompt of %s: %w", c.Meta.ID, err)
 	}
@@ -160,23 +161,24 @@ type contextFile struct {
 }
 
 // contextFiles reads every regular file under the case's context/ directory,
-// in sorted order of their slash paths relative to it.
+// in sorted order of their slash paths relative to it, skipping hidden files.
+// No link is followed: any entry that is not a plain file or directory
+// (context/ itself included) is an error.
 func contextFiles(c *cases.Case) ([]contextFile, error) {
 	root := filepath.Join(c.Dir, "context")
-	st, err := os.Stat(root)
-	if err != nil || !st.IsDir() {
+	if st, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() {
 		return nil, nil
 	}
 	var out []contextFile
 	total := 0
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
+		if d.IsDir() || d.Type().IsRegular() && strings.HasPrefix(d.Name(), ".") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := cases.ReadFile(p) // refuses links, devices, pipes and sockets
 		if err != nil {
 			return err
 		}

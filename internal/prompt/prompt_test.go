@@ -58,7 +58,7 @@ func TestGeneration(t *testing.T) {
 	missing := testCase(t)
 	missing.PromptPath = filepath.Join("testdata", "nope.md")
 	_, err := Generation(missing, Target{}, Options{})
-	require.ErrorContains(t, err, "prompt of gpio-basic-900: open testdata/nope.md")
+	require.ErrorContains(t, err, "prompt of gpio-basic-900: read testdata/nope.md: no such file or directory")
 }
 
 func TestGenerationFencesContextSafely(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/analysis"
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/chart"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/report"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/runner"
@@ -291,6 +292,7 @@ const PartialPrefix = "> **Warning: partial results.** "
 // markPartial inserts the partial warning after the schema comment (the
 // second line), leaving the parse contract's H1 and comment where they are.
 func markPartial(board []byte, why string) []byte {
+	why = mdescape.Text(why)
 	lines := strings.SplitAfterN(string(board), "\n", 3)
 	if len(lines) < 3 {
 		return append(board, []byte("\n"+PartialPrefix+why+"\n")...)

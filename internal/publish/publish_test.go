@@ -46,3 +46,9 @@ func TestMarkPartial(t *testing.T) {
 	board := "# EmbedEval Leaderboard\n<!-- SCHEMA_VERSION: 1 -->\n\nRun: `r`\n"
 	require.Equal(t, "# EmbedEval Leaderboard\n<!-- SCHEMA_VERSION: 1 -->\n\n"+PartialPrefix+"why\n\nRun: `r`\n", string(markPartial([]byte(board), "why")))
 }
+
+func TestMarkPartialEscapes(t *testing.T) {
+	board := "# EmbedEval Leaderboard\n<!-- SCHEMA_VERSION: 1 -->\n\nRun: `r`\n"
+	got := string(markPartial([]byte(board), "<!-- @octocat\n# x"))
+	require.Equal(t, "# EmbedEval Leaderboard\n<!-- SCHEMA_VERSION: 1 -->\n\n"+PartialPrefix+"&lt;!-- @&#8203;octocat # x\n\nRun: `r`\n", got)
+}

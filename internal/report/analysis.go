@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/analysis"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/score"
 )
@@ -101,7 +102,7 @@ func exampleCases(ids []string) string {
 	if len(ids) > len(shown) {
 		s += fmt.Sprintf(" (+%d more)", len(ids)-len(shown))
 	}
-	return cell(s)
+	return mdescape.Text(s)
 }
 
 // taxonomyRows returns the patterns with failures, most failures first,
@@ -156,13 +157,13 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 	w.header("Model", "pass@1", "95% CI", "Cases", "Judged", "Failed", "Errors", "Always", "Flaky", "Never", "Single")
 	for _, m := range rep.Models {
 		s := m.Stability
-		w.row(cell(m.Model), pct(m.PassAt1), ci(m.PassAt1CI), itoa(m.TotalCases), itoa(m.JudgedSamples),
+		w.row(mdescape.Text(m.Model), pct(m.PassAt1), ci(m.PassAt1CI), itoa(m.TotalCases), itoa(m.JudgedSamples),
 			itoa(m.JudgedSamples-m.PassedSamples), itoa(m.Errors.Results), itoa(s.Always), itoa(s.Flaky), itoa(s.Never), itoa(s.Single))
 	}
 	w.line()
 
 	for _, m := range rep.Models {
-		w.line("## ", cell(m.Model))
+		w.line("## ", mdescape.Text(m.Model))
 		w.line()
 		w.line("### Failure distribution by layer")
 		w.line()
@@ -198,7 +199,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 			w.header("Check", "Category", "Failures", "Runs", "Pass Rate", "Failing Cases")
 			for _, c := range checks[:min(len(checks), topFailingChecks)] {
 				pattern, _ := analysis.MatchCheck(c.CheckName, "")
-				w.row("`"+cell(c.CheckName)+"` ("+string(pattern)+")", cell(c.Category), itoa(c.FailCount), itoa(c.TotalRuns),
+				w.row(mdescape.Code(c.CheckName)+" ("+string(pattern)+")", mdescape.Text(c.Category), itoa(c.FailCount), itoa(c.TotalRuns),
 					pct(c.PassRate), exampleCases(c.FailingTCIDs))
 			}
 		}
@@ -215,7 +216,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 		} else {
 			w.header("Category", "pass@1", "Passed", "Total", "Status")
 			for _, c := range cats[:min(len(cats), worstCategories)] {
-				w.row(cell(c.Category), pct(c.PassAt1), itoa(c.PassedSamples), itoa(c.TotalSamples), CategoryStatus(c.PassAt1))
+				w.row(mdescape.Text(c.Category), pct(c.PassAt1), itoa(c.PassedSamples), itoa(c.TotalSamples), CategoryStatus(c.PassAt1))
 			}
 		}
 		w.line()
@@ -234,11 +235,11 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 		w.line()
 		w.header("Model", "EmbedEval pass@1", "Benchmark", "External pass@1", "Embed Gap", "Source")
 		for _, g := range gaps {
-			src := cell(g.Source)
+			src := mdescape.Text(g.Source)
 			if g.Example {
 				src = "example value — " + src
 			}
-			w.row(cell(g.Model), pct(g.PassAt1), cell(g.Benchmark), pct(g.External), signedPP(g.Gap), src)
+			w.row(mdescape.Text(g.Model), pct(g.PassAt1), mdescape.Text(g.Benchmark), pct(g.External), signedPP(g.Gap), src)
 		}
 	}
 	w.line()
@@ -253,7 +254,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 	w.line()
 	w.header("Pattern", "Check-name keywords")
 	for _, r := range analysis.KeywordRules() {
-		w.row("`"+string(r.Pattern)+"`", cell(strings.Join(r.Keywords, ", ")))
+		w.row("`"+string(r.Pattern)+"`", mdescape.Text(strings.Join(r.Keywords, ", ")))
 	}
 	return []byte(w.b.String())
 }
@@ -294,7 +295,7 @@ func SafeGuideMarkdown(guide []analysis.CategoryRisk, opts Options) []byte {
 	}
 	w.header("Category", "Risk Tier", "Pass Rate", "95% CI", "Cases", "Samples", "Recommendation")
 	for _, g := range guide {
-		w.row(cell(g.Category), string(g.Tier), pct(g.PassAt1), ci(g.PassAt1CI), itoa(g.TotalCases), itoa(g.TotalSamples), g.Recommendation)
+		w.row(mdescape.Text(g.Category), string(g.Tier), pct(g.PassAt1), ci(g.PassAt1CI), itoa(g.TotalCases), itoa(g.TotalSamples), g.Recommendation)
 	}
 	w.line()
 	w.line("## By Tier")
@@ -303,7 +304,7 @@ func SafeGuideMarkdown(guide []analysis.CategoryRisk, opts Options) []byte {
 		var names []string
 		for _, g := range guide {
 			if g.Tier == t {
-				names = append(names, cell(g.Category))
+				names = append(names, mdescape.Text(g.Category))
 			}
 		}
 		slices.Sort(names)
@@ -334,7 +335,7 @@ func TestResultsMarkdown(an *analysis.Analysis, opts Options) []byte {
 	w.line()
 	w.header("Case", "Model", "Samples", "Passed", "Status", "Tier", "Errors")
 	for _, t := range an.Tasks {
-		w.row(cell(t.TaskKey.String()), cell(t.Model), itoa(t.Samples), itoa(t.Passed), t.Status(), cell(t.Tier), itoa(t.Errors))
+		w.row(mdescape.Text(t.TaskKey.String()), mdescape.Text(t.Model), itoa(t.Samples), itoa(t.Passed), t.Status(), mdescape.Text(t.Tier), itoa(t.Errors))
 	}
 	return []byte(w.b.String())
 }
@@ -580,7 +581,7 @@ func CalibrationMarkdown(cal analysis.Calibration, opts Options) []byte {
 	w.line()
 	runLine(w, opts)
 	w.line(fmt.Sprintf("Models: %s. Pass rate = mean over models of each model's share of passed judged samples; ",
-		cell(strings.Join(cal.Models, ", "))),
+		mdescape.Text(strings.Join(cal.Models, ", "))),
 		"b (difficulty) = 1 − pass rate; a (discrimination) = standard deviation of the per-model shares. ",
 		"Empirical label: easy > 80%, medium 40–80%, hard < 40%. FLOOR: every model failed every sample; CEILING: every model passed every sample.")
 	w.line()
@@ -591,7 +592,7 @@ func CalibrationMarkdown(cal analysis.Calibration, opts Options) []byte {
 	}
 	w.header("Case", "Category", "Assigned", "Empirical", "Pass Rate", "b", "a", "Models", "Flags")
 	for _, c := range cal.Cases {
-		w.row(cell(c.TaskKey.String()), cell(c.Category), cell(c.Difficulty), c.Empirical, pct(c.PassRate),
+		w.row(mdescape.Text(c.TaskKey.String()), mdescape.Text(c.Category), mdescape.Text(c.Difficulty), c.Empirical, pct(c.PassRate),
 			fixed(c.B, 3), fixed(c.A, 3), itoa(c.Models), calibrationFlags(c))
 	}
 	w.line()
@@ -608,7 +609,7 @@ func CalibrationMarkdown(cal analysis.Calibration, opts Options) []byte {
 		n := 0
 		for _, c := range cal.Cases {
 			if sec.pick(c) {
-				w.line("- ", cell(c.TaskKey.String()), " (assigned ", cell(c.Difficulty), ", empirical ", c.Empirical, ", ", pct(c.PassRate), ")")
+				w.line("- ", mdescape.Text(c.TaskKey.String()), " (assigned ", mdescape.Text(c.Difficulty), ", empirical ", c.Empirical, ", ", pct(c.PassRate), ")")
 				n++
 			}
 		}
@@ -655,7 +656,7 @@ func AblationMarkdown(ab analysis.Ablation, opts Options) []byte {
 	w.line()
 	w.header(head...)
 	for _, m := range all {
-		row := []string{cell(m.Model)}
+		row := []string{mdescape.Text(m.Model)}
 		for _, c := range m.Configs {
 			row = append(row, pct(c.PassRate))
 		}
@@ -672,7 +673,7 @@ func AblationMarkdown(ab analysis.Ablation, opts Options) []byte {
 	}
 	w.header(head...)
 	for _, m := range all {
-		row := []string{cell(m.Model)}
+		row := []string{mdescape.Text(m.Model)}
 		for _, c := range m.Contributions {
 			row = append(row, signedPP(c.Delta))
 		}
@@ -684,7 +685,7 @@ func AblationMarkdown(ab analysis.Ablation, opts Options) []byte {
 	w.header("Model", "Configuration", "Judged", "Passed", "Partial", "Unjudged")
 	for _, m := range all {
 		for _, c := range m.Configs {
-			w.row(cell(m.Model), c.Name, itoa(c.Judged), itoa(c.Passed), itoa(c.Partial), itoa(c.Unjudged))
+			w.row(mdescape.Text(m.Model), c.Name, itoa(c.Judged), itoa(c.Passed), itoa(c.Partial), itoa(c.Unjudged))
 		}
 	}
 	return []byte(w.b.String())

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/score"
 )
@@ -51,18 +52,6 @@ func pct(v float64) string { return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
 
 func ci(v [2]float64) string { return "[" + pct(v[0]) + ", " + pct(v[1]) + "]" }
 
-// cell makes s safe inside a Markdown table cell.
-func cell(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
 type mdWriter struct{ b strings.Builder }
 
 func (w *mdWriter) line(parts ...string) {
@@ -86,10 +75,10 @@ func (w *mdWriter) header(cells ...string) {
 func runLine(w *mdWriter, opts Options) {
 	var parts []string
 	if opts.RunID != "" {
-		parts = append(parts, "Run: `"+cell(opts.RunID)+"`")
+		parts = append(parts, "Run: "+mdescape.Code(opts.RunID))
 	}
 	if opts.Generated != "" {
-		parts = append(parts, "Generated: "+cell(opts.Generated))
+		parts = append(parts, "Generated: "+mdescape.Text(opts.Generated))
 	}
 	if len(parts) > 0 {
 		w.line(strings.Join(parts, " · "))
@@ -126,7 +115,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 		w.line("## Warnings")
 		w.line()
 		for _, x := range rep.Warnings {
-			w.line("- ", cell(x))
+			w.line("- ", mdescape.Text(x))
 		}
 		w.line()
 	}
@@ -144,7 +133,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	}
 	w.header(cols...)
 	for i, m := range ranked {
-		cells := []string{strconv.Itoa(i + 1), cell(m.Model), pct(m.PassAt1), ci(m.PassAt1CI), pct(m.PassAt3), pct(m.PassAt5),
+		cells := []string{strconv.Itoa(i + 1), mdescape.Text(m.Model), pct(m.PassAt1), ci(m.PassAt1CI), pct(m.PassAt3), pct(m.PassAt5),
 			strconv.Itoa(m.TotalCases), strconv.Itoa(m.JudgedSamples), strconv.Itoa(m.Errors.Results)}
 		if comparable {
 			c := "-"
@@ -168,7 +157,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 			if !t.Scored {
 				scored = "no"
 			}
-			w.row(cell(m.Model), cell(t.Tier), pct(t.PassAt1), ci(t.PassAt1CI), strconv.Itoa(t.PassedSamples), strconv.Itoa(t.TotalSamples), scored)
+			w.row(mdescape.Text(m.Model), mdescape.Text(t.Tier), pct(t.PassAt1), ci(t.PassAt1CI), strconv.Itoa(t.PassedSamples), strconv.Itoa(t.TotalSamples), scored)
 		}
 	}
 	w.line()
@@ -178,7 +167,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.header("Model", "Reasoning Type", "pass@1", "95% CI", "Passed", "Total")
 	for _, m := range ranked {
 		for _, r := range m.ReasoningScores {
-			w.row(cell(m.Model), cell(r.ReasoningType), pct(r.PassAt1), ci(r.PassAt1CI), strconv.Itoa(r.PassedSamples), strconv.Itoa(r.TotalSamples))
+			w.row(mdescape.Text(m.Model), mdescape.Text(r.ReasoningType), pct(r.PassAt1), ci(r.PassAt1CI), strconv.Itoa(r.PassedSamples), strconv.Itoa(r.TotalSamples))
 		}
 	}
 	w.line()
@@ -188,7 +177,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.header("Model", "Difficulty", "pass@1", "95% CI", "Passed", "Total")
 	for _, m := range ranked {
 		for _, d := range m.DifficultyScores {
-			w.row(cell(m.Model), cell(d.Difficulty), pct(d.PassAt1), ci(d.PassAt1CI), strconv.Itoa(d.PassedSamples), strconv.Itoa(d.TotalSamples))
+			w.row(mdescape.Text(m.Model), mdescape.Text(d.Difficulty), pct(d.PassAt1), ci(d.PassAt1CI), strconv.Itoa(d.PassedSamples), strconv.Itoa(d.TotalSamples))
 		}
 	}
 	w.line()
@@ -199,7 +188,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 		for _, c := range opts.Charts {
 			if strings.HasSuffix(c, ".svg") {
 				name := strings.TrimSuffix(c, ".svg")
-				w.line("![", name, "](", c, ") ([PNG](", name+".png", "))")
+				w.line("![", mdescape.Text(name), "](", mdescape.URL(c), ") ([PNG](", mdescape.URL(name+".png"), "))")
 				w.line()
 			}
 		}
@@ -210,17 +199,12 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 		"Status: PASS at 80% or more, PARTIAL at 50% or more, FAIL below.")
 	w.line()
 	for _, m := range ranked {
-		w.line("### ", strings.Map(func(r rune) rune {
-			if r < 0x20 {
-				return ' '
-			}
-			return r
-		}, m.Model))
+		w.line("### ", mdescape.Text(m.Model))
 		w.line()
 		w.line(CategoryTableHeader)
 		w.line("|---|---|---|---|---|")
 		for _, c := range m.CategoryScores {
-			w.row(cell(c.Category), pct(c.PassAt1), strconv.Itoa(c.PassedSamples), strconv.Itoa(c.TotalSamples), CategoryStatus(c.PassAt1))
+			w.row(mdescape.Text(c.Category), pct(c.PassAt1), strconv.Itoa(c.PassedSamples), strconv.Itoa(c.TotalSamples), CategoryStatus(c.PassAt1))
 		}
 		w.line()
 	}
@@ -236,7 +220,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	}
 	w.header(layerCols...)
 	for _, m := range ranked {
-		cells := []string{cell(m.Model)}
+		cells := []string{mdescape.Text(m.Model)}
 		for n := result.LayerStatic; n <= result.LayerMutation; n++ {
 			cells = append(cells, layerCell(m.LayerStats, n))
 		}
@@ -261,7 +245,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 			total += f.Failures
 			byLayer[f.Layer] = f.Failures
 		}
-		cells := []string{cell(m.Model)}
+		cells := []string{mdescape.Text(m.Model)}
 		for n := result.LayerStatic; n < result.LayerMutation; n++ {
 			c := strconv.Itoa(byLayer[n])
 			if total > 0 {
@@ -280,7 +264,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.header("Model", "Always", "Flaky", "Never", "Single Sample")
 	for _, m := range ranked {
 		s := m.Stability
-		w.row(cell(m.Model), strconv.Itoa(s.Always), strconv.Itoa(s.Flaky), strconv.Itoa(s.Never), strconv.Itoa(s.Single))
+		w.row(mdescape.Text(m.Model), strconv.Itoa(s.Always), strconv.Itoa(s.Flaky), strconv.Itoa(s.Never), strconv.Itoa(s.Single))
 	}
 	w.line()
 
@@ -291,7 +275,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.header("Model", "Errors", "Infrastructure", "Case", "Unjudged Cases")
 	for _, m := range ranked {
 		e := m.Errors
-		w.row(cell(m.Model), strconv.Itoa(e.Results), strconv.Itoa(e.Infrastructure), strconv.Itoa(e.Case), strconv.Itoa(e.UnjudgedCases))
+		w.row(mdescape.Text(m.Model), strconv.Itoa(e.Results), strconv.Itoa(e.Infrastructure), strconv.Itoa(e.Case), strconv.Itoa(e.UnjudgedCases))
 	}
 	w.line()
 	c := rep.Counts
@@ -361,8 +345,8 @@ func LeaderboardPerCheckMarkdown(rep *score.Report, opts Options) []byte {
 		if list == "" {
 			list = "-"
 		}
-		w.row(cell(r.st.CheckName), cell(r.st.Category), cell(r.model), strconv.Itoa(r.st.TotalRuns),
-			strconv.Itoa(r.st.FailCount), pct(r.st.PassRate), cell(list))
+		w.row(mdescape.Text(r.st.CheckName), mdescape.Text(r.st.Category), mdescape.Text(r.model), strconv.Itoa(r.st.TotalRuns),
+			strconv.Itoa(r.st.FailCount), pct(r.st.PassRate), mdescape.Text(list))
 	}
 	if len(rows) == 0 {
 		w.line()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 )
 
 // Leaderboard is what the LEADERBOARD.md v1 parse contract promises: the
@@ -126,7 +128,7 @@ func ParseLeaderboard(name string, data []byte) (*Leaderboard, error) {
 			if err := finish(); err != nil {
 				return nil, err
 			}
-			model := strings.TrimSpace(l[4:])
+			model := mdescape.Unescape(strings.TrimSpace(l[4:]))
 			if model == "" {
 				return nil, bad(i, "empty model id in subsection heading")
 			}
@@ -181,27 +183,26 @@ func ParseLeaderboard(name string, data []byte) (*Leaderboard, error) {
 	return lb, nil
 }
 
-// splitRow splits a Markdown table row into trimmed cells, honouring "\|".
+// splitRow splits a Markdown table row into trimmed cells: a backslash
+// escapes the next character (so "\|" is not a separator), and each cell
+// is decoded with mdescape.Unescape, the inverse of the writer's escaping.
 func splitRow(l string) ([]string, error) {
 	if !strings.HasSuffix(l, "|") || len(l) < 2 {
 		return nil, fmt.Errorf("table row does not end with \"|\": %q", clip(l))
 	}
 	body := l[1 : len(l)-1]
 	var cells []string
-	var b strings.Builder
+	from := 0
 	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '\\' && i+1 < len(body) && (body[i+1] == '|' || body[i+1] == '\\'):
-			b.WriteByte(body[i+1])
+		switch body[i] {
+		case '\\':
 			i++
-		case c == '|':
-			cells = append(cells, strings.TrimSpace(b.String()))
-			b.Reset()
-		default:
-			b.WriteByte(c)
+		case '|':
+			cells = append(cells, mdescape.Unescape(strings.TrimSpace(body[from:i])))
+			from = i + 1
 		}
 	}
-	return append(cells, strings.TrimSpace(b.String())), nil
+	return append(cells, mdescape.Unescape(strings.TrimSpace(body[from:]))), nil
 }
 
 func parseCategoryRow(cells []string) (CategoryRow, error) {

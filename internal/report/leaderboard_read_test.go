@@ -144,3 +144,34 @@ func FuzzParseLeaderboard(f *testing.F) {
 		}
 	})
 }
+
+func TestLeaderboardEscapesHostileNames(t *testing.T) {
+	model := "<img src=x onerror=alert(1)> @octocat [x](javascript:alert(1)) #1 `x` *y* a|b\\c"
+	category := "<!-- dma | gpio"
+	rep := &score.Report{
+		Models: []score.ModelScore{{Model: model,
+			CategoryScores: []score.CategoryScore{{Category: category, Breakdown: score.Breakdown{PassAt1: 0.5, TotalSamples: 2, PassedSamples: 1}}},
+			PerCheckStats:  []score.PerCheckStat{{CheckName: "@octocat\n# heading", Category: category, TotalRuns: 2, FailCount: 1, PassRate: 0.5, FailingTCIDs: []string{"<b>x</b>"}}},
+		}},
+		Warnings: []string{"- [ ] <script>alert(1)</script>\n## not a heading"},
+	}
+	board := string(LeaderboardMarkdown(rep, Options{RunID: "r`1"}))
+	perCheck := string(LeaderboardPerCheckMarkdown(rep, Options{}))
+	for name, md := range map[string]string{"LEADERBOARD.md": board, "LEADERBOARD_PER_CHECK.md": perCheck} {
+		md = strings.Replace(md, SchemaComment(LeaderboardSchemaVersion), "", 1)
+		require.NotRegexp(t, `<[A-Za-z!/]`, md, name)
+		require.NotContains(t, md, "@octocat", name)
+		require.NotRegexp(t, `(^|[^\\])\]\(`, md, name)
+		require.NotRegexp(t, "(?m)^(## not|# heading)", md, name)
+		require.NotRegexp(t, `(^|\W)#1`, md, name)
+	}
+	require.Contains(t, board, "### &lt;img src=x onerror=alert(1)&gt; @&#8203;octocat [x\\](javascript:alert(1)) #&#8203;1 \\`x\\` \\*y\\* a\\|b\\\\c\n")
+	require.Contains(t, board, "\n- \\- [ ] &lt;script&gt;alert(1)&lt;/script&gt; ## not a heading\n")
+	require.Contains(t, board, "\nRun: r\\`1\n")
+	require.Contains(t, perCheck, "| @&#8203;octocat # heading | &lt;!-- dma \\| gpio | ")
+
+	lb, err := ParseLeaderboard("L.md", []byte(board))
+	require.NoError(t, err)
+	require.Equal(t, model, lb.Models[0].Model, "the reader undoes the escaping")
+	require.Equal(t, category, lb.Models[0].Rows[0].Category)
+}

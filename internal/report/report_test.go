@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/score"
 )
@@ -111,7 +112,7 @@ func TestGoldenInputIsCovered(t *testing.T) {
 	}
 	lb := LeaderboardMarkdown(rep, goldenOpts)
 	for _, w := range rep.Warnings {
-		require.Contains(t, string(lb), cell(w))
+		require.Contains(t, string(lb), mdescape.Text(w))
 	}
 	sum, err := SummaryJSON(rep, goldenOpts)
 	require.NoError(t, err)

@@ -58,6 +58,9 @@ type Manifest struct {
 	Options       RunOptions  `json:"options"`
 	// Cases maps each selected case id to its content hash.
 	Cases map[string]string `json:"cases"`
+	// Jail says how builds and runs of the answers were confined
+	// (sandbox.Jail.Describe), as doctor prints it.
+	Jail string `json:"jail,omitempty"`
 }
 
 // NewManifest describes a run starting now over the selected cases.

@@ -23,6 +23,10 @@ import (
 // DefaultMaxOutput is how many bytes of a process's combined output are kept.
 const DefaultMaxOutput = 1 << 20
 
+// outputGrace is how long a run waits for its output pipe to close after
+// its leader has exited.
+const outputGrace = 500 * time.Millisecond
+
 // killGrace is how long a timed-out process group gets between SIGTERM and
 // SIGKILL.
 const killGrace = 500 * time.Millisecond
@@ -35,6 +39,13 @@ type Spec struct {
 	Dir string
 	// Env is the complete environment (build it with Env).
 	Env []string
+	// Workspace is the only directory a jailed process may write; empty
+	// means Dir.
+	Workspace string
+	// ReadOnly lists host paths the process must see (read-only) besides
+	// the system trees and the paths named in Env and Args, which a jail
+	// binds on its own.
+	ReadOnly []string
 	// Timeout bounds the run; zero means no limit beyond ctx.
 	Timeout time.Duration
 	// MaxOutput caps the kept output (stdout and stderr interleaved); zero
@@ -60,6 +71,9 @@ type Result struct {
 	Truncated bool
 	// Duration is the wall time.
 	Duration time.Duration
+	// Limit names the jail limit that stopped the run (workspace disk use),
+	// if one did; the process was killed.
+	Limit string
 }
 
 // OK reports a clean zero exit.
@@ -68,10 +82,22 @@ func (r Result) OK() bool { return r.ExitCode == 0 && !r.TimedOut && !r.Cancelle
 // ErrNotFound is returned (wrapped) when the command does not exist.
 var ErrNotFound = errors.New("command not found")
 
-// Run starts the process in its own process group and waits for it. The
+// runOptions are what a Jail adds to a run.
+type runOptions struct {
+	// uid, when > 0 and workspace is set, is the uid and gid the process
+	// runs as.
+	uid int
+	// workspace is watched against limits.Disk while the process runs.
+	workspace string
+	limits    Limits
+	// extraFiles are passed to the process as fds 3, 4, …
+	extraFiles []*os.File
+}
+
+// run starts the process in its own process group and waits for it. The
 // error is non-nil only when the process could not be started (ErrNotFound
 // for a missing command); a failing or killed process is a Result.
-func Run(ctx context.Context, spec Spec) (Result, error) {
+func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 	if len(spec.Args) == 0 {
 		return Result{}, errors.New("sandbox: empty command line")
 	}
@@ -94,7 +120,15 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	cmd.Stdin = nil
 	cmd.Stdout = out
 	cmd.Stderr = out
+	// A descendant that left the process group (setsid) may hold the output
+	// pipe open after the leader exits: stop waiting for it after a grace
+	// period (a jail then kills it).
+	cmd.WaitDelay = outputGrace
+	cmd.ExtraFiles = opts.extraFiles
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if opts.workspace != "" && opts.uid > 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(opts.uid), Gid: uint32(opts.uid), Groups: []uint32{}}
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Args[0], err)
@@ -108,6 +142,12 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		defer t.Stop()
 		timeout = t.C
 	}
+	var overLimit <-chan string
+	if opts.workspace != "" && opts.limits.Disk > 0 {
+		watchCtx, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		overLimit = watchDisk(watchCtx, opts.workspace, opts.limits)
+	}
 	res := Result{}
 	var waitErr error
 	select {
@@ -118,12 +158,22 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	case <-ctx.Done():
 		res.Cancelled = true
 		waitErr = killGroup(cmd.Process.Pid, done)
+	case res.Limit = <-overLimit:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		waitErr = <-done
 	}
 	// Whatever the leader did, no member of its group outlives the run.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res.Duration = time.Since(start)
 	res.Output, res.Truncated = out.bytes()
 	res.ExitCode = 0
+	if errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState != nil {
+		// The leader exited; only a stray descendant held the output open.
+		waitErr = nil
+		if !cmd.ProcessState.Success() {
+			waitErr = &exec.ExitError{ProcessState: cmd.ProcessState}
+		}
+	}
 	if waitErr != nil {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {

@@ -16,7 +16,7 @@ import (
 
 func shell(t *testing.T, dir, script string, timeout time.Duration, maxOut int) Result {
 	t.Helper()
-	res, err := Run(context.Background(), Spec{Args: []string{"sh", "-c", script}, Dir: dir, Env: Env(dir, nil), Timeout: timeout, MaxOutput: maxOut})
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"sh", "-c", script}, Dir: dir, Env: Env(dir, nil), Timeout: timeout, MaxOutput: maxOut})
 	require.NoError(t, err)
 	return res
 }
@@ -35,7 +35,7 @@ func TestExitCodesAndOutput(t *testing.T) {
 }
 
 func TestMissingCommand(t *testing.T) {
-	_, err := Run(context.Background(), Spec{Args: []string{"no-such-compiler-xyz"}, Env: Env(t.TempDir(), nil)})
+	_, err := Unconfined().Run(context.Background(), Spec{Args: []string{"no-such-compiler-xyz"}, Env: Env(t.TempDir(), nil)})
 	require.ErrorIs(t, err, ErrNotFound)
 }
 
@@ -60,7 +60,7 @@ func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 func TestCancellation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	res, err := Run(ctx, Spec{Args: []string{"sleep", "30"}, Env: Env(t.TempDir(), nil)})
+	res, err := Unconfined().Run(ctx, Spec{Args: []string{"sleep", "30"}, Env: Env(t.TempDir(), nil)})
 	require.NoError(t, err)
 	require.True(t, res.Cancelled)
 	require.False(t, res.OK())
@@ -86,7 +86,7 @@ func TestSecretsNeverReachTheProcess(t *testing.T) {
 	}
 	dir := t.TempDir()
 	env := Env(dir, []string{"ZEPHYR_BASE", "GITHUB_TOKEN", "MY_SERVICE_TOKEN"}, "IDF_TARGET=esp32", "NPM_TOKEN=x")
-	res, err := Run(context.Background(), Spec{Args: []string{"env"}, Env: env, Dir: dir})
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"env"}, Env: env, Dir: dir})
 	require.NoError(t, err)
 	out := string(res.Output)
 	for _, secret := range []string{"ghs_secret", "sk-secret", "sk-ant", "tok", "aws", "NPM_TOKEN"} {
@@ -109,10 +109,10 @@ func TestSecretNotVisibleToCompiledProgram(t *testing.T) {
 	defer ws.Close()
 	require.NoError(t, ws.WriteFile("probe.c", []byte("#include <stdio.h>\nextern char **environ;\nint main(void){for(char**e=environ;*e;e++)puts(*e);return 0;}\n")))
 	env := Env(ws.Dir, nil)
-	res, err := Run(context.Background(), Spec{Args: []string{gcc, "-o", "probe", "probe.c"}, Dir: ws.Dir, Env: env, Timeout: time.Minute})
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{gcc, "-o", "probe", "probe.c"}, Dir: ws.Dir, Env: env, Timeout: time.Minute})
 	require.NoError(t, err)
 	require.True(t, res.OK(), "%s", res.Output)
-	res, err = Run(context.Background(), Spec{Args: []string{"./probe"}, Dir: ws.Dir, Env: env, Timeout: 10 * time.Second})
+	res, err = Unconfined().Run(context.Background(), Spec{Args: []string{"./probe"}, Dir: ws.Dir, Env: env, Timeout: 10 * time.Second})
 	require.NoError(t, err)
 	require.True(t, res.OK())
 	require.NotContains(t, string(res.Output), "leak")

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/embedeval/embedeval-go/internal/cases"
 )
 
 // Workspace is a temporary directory for one build; Close removes it.
@@ -66,9 +68,11 @@ func (w *Workspace) WriteFile(rel string, data []byte) error {
 	return nil
 }
 
-// CopyTree copies the regular files under src into the workspace at rel,
-// skipping the directories named in skip (relative slash paths of src). The
-// source is only read.
+// CopyTree copies the files under src (a directory of a case) into the
+// workspace at rel, skipping the directories named in skip (relative slash
+// paths of src). The source is only read, with cases.ReadFile, and no link
+// is followed: an entry that is not a plain file or directory (a symbolic or
+// hard link, device, pipe or socket, src itself included) is an error.
 func (w *Workspace) CopyTree(src, rel string, skip ...string) error {
 	skipSet := map[string]bool{}
 	for _, s := range skip {
@@ -89,12 +93,9 @@ func (w *Workspace) CopyTree(src, rel string, skip ...string) error {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
+		data, err := cases.ReadFile(p)
 		if err != nil {
-			return fmt.Errorf("stage %s: %w", p, err)
+			return fmt.Errorf("copy into the workspace: %w", err)
 		}
 		return w.WriteFile(filepath.ToSlash(filepath.Join(rel, r)), data)
 	})

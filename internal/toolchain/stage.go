@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
 )
@@ -20,7 +21,9 @@ func caseOnlyEntries() []string {
 // Stage makes a fresh workspace holding the case's build files (everything
 // but metadata, prompt, reference, checks and context) and the code at
 // codePath (a slash path inside the workspace, such as "src/main.c"). The
-// case directory is only read. The caller closes the workspace.
+// case directory is only read, with cases.ReadFile; an entry that is not a
+// plain file or directory (a link, device, pipe or socket) is an error. The
+// caller closes the workspace.
 func Stage(req Request, prefix, codePath string) (*sandbox.Workspace, error) {
 	ws, err := sandbox.NewWorkspace(prefix)
 	if err != nil {
@@ -42,9 +45,9 @@ func Stage(req Request, prefix, codePath string) (*sandbox.Workspace, error) {
 		src := filepath.Join(req.Case.Dir, e.Name())
 		if e.IsDir() {
 			err = ws.CopyTree(src, e.Name())
-		} else if e.Type().IsRegular() {
+		} else {
 			var data []byte
-			if data, err = os.ReadFile(src); err == nil {
+			if data, err = cases.ReadFile(src); err == nil {
 				err = ws.WriteFile(e.Name(), data)
 			}
 		}
@@ -76,6 +79,10 @@ func BuildOutcome(step string, res sandbox.Result, timeout fmt.Stringer) result.
 		return ErrorLayer(step + ": cancelled")
 	case res.TimedOut:
 		return ErrorLayer(fmt.Sprintf("%s: timed out after %s", step, timeout))
+	case res.Limit != "":
+		// The code under build (a generated file, an #include loop) filled
+		// the workspace: the answer's doing.
+		return result.LayerResult{Status: result.StatusFailed, Reason: fmt.Sprintf("%s stopped: %s", step, res.Limit)}
 	case res.OK():
 		return result.LayerResult{Status: result.StatusPassed}
 	}

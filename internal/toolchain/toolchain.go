@@ -43,6 +43,9 @@ type Request struct {
 	// -j, ninja -j). The worker pool already runs one build per core, so the
 	// default is 1: parallel builds must not oversubscribe the machine.
 	Jobs int
+	// Jail runs every process of the build and of the run: compilers on
+	// model code are as untrusted as the firmware they produce.
+	Jail *sandbox.Jail
 }
 
 // Availability says what a backend can do on this machine.
@@ -71,6 +74,10 @@ type Options struct {
 	// (layer status error) instead of a skip: CI images use them so that a
 	// broken image cannot pass silently.
 	RequireBuild, RequireRun bool
+	// Jail confines every build and run. Without a usable jail nothing is
+	// built or run: L1 and L2 are skipped with the reason (an error under
+	// RequireBuild).
+	Jail *sandbox.Jail
 }
 
 // Dispatcher implements eval.Toolchain over a registry and a set of backends.
@@ -129,6 +136,10 @@ func (d *Dispatcher) PlanFor(c *cases.Case) Plan {
 		return p
 	}
 	p.Backend = b
+	if ok, why := d.opts.Jail.Usable(); !ok {
+		p.Skip = "jail unavailable: " + why
+		return p
+	}
 	p.Avail = b.Available(t)
 	if !p.Avail.Build {
 		p.Skip = "toolchain unavailable: " + p.Avail.Why
@@ -155,7 +166,7 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 		return result.LayerResult{Status: result.StatusSkipped, Reason: p.Skip}, nil
 	}
 	lr, art := p.Backend.Build(ctx, Request{Case: c, Code: code, Target: p.Target, Board: p.Board,
-		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == "", Jobs: d.opts.BuildJobs})
+		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == "", Jobs: d.opts.BuildJobs, Jail: d.opts.Jail})
 	where := fmt.Sprintf("%s for %s (target %s)", p.Backend.Name(), p.Board, p.Target.Name)
 	if lr.Status == result.StatusPassed && lr.Reason == "" {
 		lr.Reason = "built by " + where
@@ -193,6 +204,18 @@ type skipRun struct {
 }
 
 func (s skipRun) Run(context.Context) result.LayerResult { return s.lr }
+
+// SemihostingRefusal is the L2 result of a firmware run asked for without a
+// jail: QEMU's semihosting gives the firmware the host's files and a shell
+// (SYS_SYSTEM), so it runs only confined, whatever --allow-unjailed says.
+// It is nil when the jail confines.
+func SemihostingRefusal(j *sandbox.Jail) *result.LayerResult {
+	if j.MayRunSemihosting() {
+		return nil
+	}
+	lr := result.LayerResult{Status: result.StatusSkipped, Reason: "jail unavailable: QEMU with semihosting runs only in a jail (bubblewrap or a dedicated uid), never unconfined"}
+	return &lr
+}
 
 // ErrorLayer is a layer result with status error: the layer could not give
 // a verdict for a reason of ours, never the code's.
@@ -254,6 +277,8 @@ type RunOutcome struct {
 	Exited bool
 	// Signal names a signal that killed it (not our timeout).
 	Signal string
+	// Limit names the jail limit that stopped it (workspace disk use).
+	Limit string
 }
 
 // JudgeRun is the seeds' L2 verdict: the run is stopped at its timeout (normal
@@ -271,6 +296,8 @@ func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
 	}
 	switch {
 	case crash != "":
+	case out.Limit != "":
+		crash = "stopped by the jail: " + out.Limit
 	case out.Signal != "":
 		crash = "killed by signal " + out.Signal
 	case out.Exited && out.ExitCode != 0:
@@ -327,10 +354,14 @@ type TargetStatus struct {
 	Why string `json:"why,omitempty"`
 }
 
+// Jail is the jail every build and run of the dispatcher goes through.
+func (d *Dispatcher) Jail() *sandbox.Jail { return d.opts.Jail }
+
 // Doctor reports, for every target of the registry in order, whether this
 // machine can build and run it, and why not.
 func (d *Dispatcher) Doctor() []TargetStatus {
 	var out []TargetStatus
+	jailOK, jailWhy := d.opts.Jail.Usable()
 	for _, t := range d.reg.Targets {
 		st := TargetStatus{Target: t.Name, Backend: t.Backend, Image: t.Image}
 		b, ok := d.backends[t.Backend]
@@ -339,6 +370,8 @@ func (d *Dispatcher) Doctor() []TargetStatus {
 			st.Why = "no L1 for this target (checked statically only)"
 		case !ok:
 			st.Why = fmt.Sprintf("backend %q is not part of this build", t.Backend)
+		case !jailOK:
+			st.Why = "jail unavailable: " + jailWhy
 		default:
 			av := b.Available(t)
 			st.CanBuild = av.Build

@@ -44,7 +44,7 @@ func TestDispatch(t *testing.T) {
 	reg, err := platform.Default()
 	require.NoError(t, err)
 	z := &fakeBackend{name: "zephyr", avail: Availability{Build: true, Run: true}}
-	d := New(reg, Options{}, z)
+	d := New(reg, Options{Jail: sandbox.Unconfined()}, z)
 
 	lr, art := d.Build(context.Background(), zephyrCase(""), "int main(void){}")
 	require.Equal(t, result.StatusPassed, lr.Status)
@@ -68,7 +68,7 @@ func TestDispatch(t *testing.T) {
 	require.Nil(t, art)
 	require.Equal(t, result.StatusSkipped, lr.Status)
 	require.Equal(t, "toolchain unavailable: west is not installed", lr.Reason)
-	lr, _ = New(reg, Options{RequireBuild: true}, z).Build(context.Background(), zephyrCase(""), "x")
+	lr, _ = New(reg, Options{RequireBuild: true, Jail: sandbox.Unconfined()}, z).Build(context.Background(), zephyrCase(""), "x")
 	require.Equal(t, result.StatusError, lr.Status)
 	require.Equal(t, "L1 is required (--require-layers) but toolchain unavailable: west is not installed", *lr.Error)
 
@@ -76,7 +76,7 @@ func TestDispatch(t *testing.T) {
 	z.avail = Availability{Build: true, Why: "qemu-system-arm is not installed"}
 	_, art = d.Build(context.Background(), zephyrCase(""), "x")
 	require.Equal(t, "toolchain unavailable: qemu-system-arm is not installed", art.Run(context.Background()).Reason)
-	_, art = New(reg, Options{RequireRun: true}, z).Build(context.Background(), zephyrCase(""), "x")
+	_, art = New(reg, Options{RequireRun: true, Jail: sandbox.Unconfined()}, z).Build(context.Background(), zephyrCase(""), "x")
 	require.Equal(t, result.StatusError, art.Run(context.Background()).Status)
 
 	// A backend missing from the build.
@@ -85,7 +85,7 @@ func TestDispatch(t *testing.T) {
 
 	// A target without L1 by design is skipped even when L1 is required.
 	udev := &cases.Case{Meta: cases.Metadata{SDK: "embedded-linux", Platform: "docker_only", Category: "linux-userspace"}, ReferencePath: "reference/99-x.rules"}
-	lr, _ = New(reg, Options{RequireBuild: true}, z).Build(context.Background(), udev, "x")
+	lr, _ = New(reg, Options{RequireBuild: true, Jail: sandbox.Unconfined()}, z).Build(context.Background(), udev, "x")
 	require.Equal(t, result.StatusSkipped, lr.Status)
 	require.Equal(t, "platform cannot build: target linux-udev-rules has no L1 (udev answers are checked statically only)", lr.Reason)
 }
@@ -160,7 +160,7 @@ func TestDoctor(t *testing.T) {
 	reg, err := platform.Default()
 	require.NoError(t, err)
 	z := &fakeBackend{name: "zephyr", avail: Availability{Build: true, Why: "qemu-system-x86_64 is not installed"}}
-	rows := New(reg, Options{}, z).Doctor()
+	rows := New(reg, Options{Jail: sandbox.Unconfined()}, z).Doctor()
 	require.Len(t, rows, len(reg.Targets))
 	byName := map[string]TargetStatus{}
 	for _, r := range rows {

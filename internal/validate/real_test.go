@@ -12,6 +12,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/backends"
+	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 // TestLocalPlatformsForReal validates the bundled cases of the platforms this
@@ -26,7 +27,7 @@ func TestLocalPlatformsForReal(t *testing.T) {
 	testenv.Tool(t, "pkg-config", "pkg-config", "it finds libgpiod for the userspace case")
 	reg, err := platform.Default()
 	require.NoError(t, err)
-	d := toolchain.New(reg, toolchain.Options{RequireBuild: true, RequireRun: true}, backends.All()...)
+	d := toolchain.New(reg, toolchain.Options{RequireBuild: true, RequireRun: true, Jail: toolchaintest.Jail(t)}, backends.All()...)
 	for _, row := range d.Doctor() {
 		if row.Target == "linux-kernel-module" && !row.CanBuild {
 			testenv.Missing(t, "kernel headers (Debian package linux-headers-amd64) are needed for kbuild: "+row.Why)

@@ -8,7 +8,6 @@ package validate
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -246,7 +245,7 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	if diag.HasErrors(ps) {
 		return cr
 	}
-	refBytes, err := os.ReadFile(c.ReferencePath)
+	refBytes, err := cases.ReadFile(c.ReferencePath)
 	if err != nil {
 		cr.Problems = append(cr.Problems, diag.Errorf(c.ReferencePath, 0, 0, "layout", "cannot read reference: %v", err))
 		return cr
@@ -279,7 +278,7 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	}
 	for _, path := range c.AcceptPaths {
 		vr := VariantReport{File: path, Layers: []LayerSummary{}}
-		data, err := os.ReadFile(path)
+		data, err := cases.ReadFile(path)
 		if err != nil {
 			cr.Problems = append(cr.Problems, diag.Errorf(path, 0, 0, "accept", "cannot read accepted variant: %v", err))
 			continue

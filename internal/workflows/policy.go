@@ -1,14 +1,15 @@
 package workflows
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -52,12 +53,18 @@ func DefaultPolicy() Policy {
 }
 
 var (
-	reSecrets    = regexp.MustCompile(`\bsecrets\s*(\.|\[)`)
-	reToken      = regexp.MustCompile(`\bgithub\.token\b|(?i)\bsecrets\.github_token\b`)
 	rePinned     = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(/[^@\s]+)?@[0-9a-f]{40}$`)
 	reVersion    = regexp.MustCompile(`^#\s*v\d+(\.\d+)*\b`)
 	reSecretName = regexp.MustCompile(`(^|-)(api-key|token|password|secret)$`)
+	reDigest     = regexp.MustCompile(`^[^\s@]+@sha256:[0-9a-f]{64}$`)
+	reErrLine    = regexp.MustCompile(`\bline (\d+)\b`)
 )
+
+// policyRules lists the rules of this file's findings, for the tests and
+// docs/WORKFLOWS.md.
+func policyRules() []string {
+	return []string{"syntax", "keys", "permissions", "pinning", "secrets", "token", "concurrency", "trigger", "fork-safety", "checkout-credentials", "run-expression", "shell"}
+}
 
 // checker collects findings of one file.
 type checker struct {
@@ -65,25 +72,53 @@ type checker struct {
 	out  []Finding
 }
 
+// add records a finding at n (line 1, column 1 when n is nil), once: copies
+// of an aliased value share the alias's position and would repeat it.
 func (c *checker) add(n *yaml.Node, rule, format string, args ...any) {
 	line, col := 1, 1
 	if n != nil {
 		line, col = n.Line, n.Column
 	}
-	c.out = append(c.out, Finding{File: c.file, Line: line, Col: col, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	f := Finding{File: c.file, Line: line, Col: col, Rule: rule, Message: fmt.Sprintf(format, args...)}
+	for _, o := range c.out {
+		if o == f {
+			return
+		}
+	}
+	c.out = append(c.out, f)
+}
+
+// load parses src, reports duplicate and merge keys, and expands aliases;
+// nil after a syntax finding.
+func (c *checker) load(src []byte) *yaml.Node {
+	root, err := decodeDoc(src)
+	if err == nil {
+		c.structure(root)
+		err = expandAliases(root)
+	}
+	if err != nil {
+		// Place the finding on the line the error names, if it names one.
+		at := &yaml.Node{Line: 1, Column: 1}
+		if m := reErrLine.FindStringSubmatch(err.Error()); m != nil {
+			at.Line, _ = strconv.Atoi(m[1])
+		}
+		c.add(at, "syntax", "%v", err)
+		return nil
+	}
+	return root
 }
 
 // CheckWorkflow applies the policy to one workflow; file is its path
 // relative to the repository root (its base name selects the policy entry).
 func CheckWorkflow(file string, src []byte, p Policy) []Finding {
 	c := &checker{file: file}
-	root, err := parseDoc(src)
-	if err != nil {
-		c.add(nil, "syntax", "%v", err)
+	root := c.load(src)
+	if root == nil {
 		return c.out
 	}
 	name := path.Base(file)
 	writer, hasWriter := p.Writers[name]
+	c.knownKeys(root, "the workflow", workflowKeys)
 
 	// Top level: deny by default, every job says what it needs.
 	if perm := lookup(root, "permissions"); perm == nil {
@@ -95,49 +130,106 @@ func CheckWorkflow(file string, src []byte, p Policy) []Finding {
 		if kv.key.Value == "jobs" {
 			continue
 		}
-		c.noSecrets(kv.value, "outside a job")
-		c.noToken(kv.value, "outside a job")
+		c.noSecrets(kv.value, false, "outside a job")
+		c.noToken(kv.value, false, "outside a job")
 	}
 
-	on := lookup(root, "on")
-	if hasKey(on, "pull_request_target") || (on != nil && on.Kind == yaml.ScalarNode && on.Value == "pull_request_target") {
-		c.add(on, "trigger", "pull_request_target runs fork code with a write token; use pull_request plus a workflow_run follow-up")
-	}
-	workflowRun := hasKey(on, "workflow_run") || (on != nil && on.Kind == yaml.ScalarNode && on.Value == "workflow_run")
+	forkTrigger := c.triggers(lookup(root, "on"))
 
 	for _, s := range p.Concurrency {
 		if s != name {
 			continue
 		}
-		if g := lookup(lookup(root, "concurrency"), "group"); g == nil || strings.TrimSpace(g.Value) == "" {
+		cc := lookup(root, "concurrency")
+		g := cc
+		if cc != nil && cc.Kind == yaml.MappingNode {
+			g = lookup(cc, "group")
+		}
+		if g == nil || g.Kind != yaml.ScalarNode || strings.TrimSpace(g.Value) == "" {
 			c.add(root, "concurrency", "this workflow must declare a top-level concurrency group")
 		}
 	}
 
-	for _, job := range mappingPairs(lookup(root, "jobs")) {
+	jobs := lookup(root, "jobs")
+	for _, job := range mappingPairs(jobs) {
 		id := job.key.Value
+		c.knownKeys(job.value, fmt.Sprintf("job %q", id), jobKeys)
 		writes := c.jobPermissions(job, name, writer, hasWriter)
 		if u := lookup(job.value, "uses"); u != nil {
 			c.uses(u)
 		}
+		if s := lookup(job.value, "secrets"); s != nil && s.Kind != yaml.MappingNode {
+			c.add(s, "secrets", "job %q: secrets: %s hands every secret of the repository to the called workflow", id, s.Value)
+		}
+		c.images(job, jobs)
 		for _, kv := range mappingPairs(job.value) {
-			if kv.key.Value == "steps" {
+			if kv.key.Value == "steps" && kv.value.Kind == yaml.SequenceNode {
 				continue
 			}
-			c.noSecrets(kv.value, fmt.Sprintf("in job %q outside its steps", id))
+			implicit := kv.key.Value == "if"
+			c.noSecrets(kv.value, implicit, fmt.Sprintf("in job %q outside its steps", id))
 			if !writes {
-				c.noToken(kv.value, fmt.Sprintf("in job %q, which has no write permission", id))
+				c.noToken(kv.value, implicit, fmt.Sprintf("in job %q, which has no write permission", id))
 			}
 		}
 		steps := lookup(job.value, "steps")
 		if steps == nil {
 			continue
 		}
+		if steps.Kind != yaml.SequenceNode {
+			c.add(steps, "keys", "job %q: steps is not a list", id)
+			continue
+		}
 		for _, step := range steps.Content {
-			c.step(step, id, writes, workflowRun, p)
+			c.step(step, id, writes, forkTrigger, p)
 		}
 	}
 	return c.out
+}
+
+// triggers reports pull_request_target and returns the first trigger that
+// runs with the base repository's token and secrets on an event a fork can
+// cause (pull_request_target, workflow_run, issue_comment), or "". It reads
+// every form of on: a string ("on: pull_request_target"), a list
+// ("on: [push, pull_request_target]") and a mapping of events; names are
+// compared without case, and a string is split at commas and spaces.
+func (c *checker) triggers(on *yaml.Node) string {
+	if on == nil {
+		return ""
+	}
+	var events []*yaml.Node
+	switch on.Kind {
+	case yaml.ScalarNode:
+		events = append(events, on)
+	case yaml.SequenceNode:
+		for _, e := range on.Content {
+			if e.Kind != yaml.ScalarNode {
+				c.add(e, "trigger", "on: lists something that is not an event name")
+				continue
+			}
+			events = append(events, e)
+		}
+	case yaml.MappingNode:
+		for _, kv := range mappingPairs(on) {
+			events = append(events, kv.key)
+		}
+	}
+	fork := ""
+	for _, e := range events {
+		for _, ev := range strings.FieldsFunc(e.Value, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+			switch ev = fold(ev); ev {
+			case "pull_request_target":
+				c.add(e, "trigger", "pull_request_target runs fork code with a write token; use pull_request plus a workflow_run follow-up")
+			case "workflow_run", "issue_comment":
+			default:
+				continue
+			}
+			if fork == "" {
+				fork = ev
+			}
+		}
+	}
+	return fork
 }
 
 // jobPermissions checks a job's permissions and reports whether it writes.
@@ -173,15 +265,153 @@ func (c *checker) jobPermissions(job pair, workflow string, writer Writer, hasWr
 	return writes
 }
 
+// images checks that the job's container and service images are pinned by
+// digest, in the string form (container: img) and the mapping form
+// (container: {image: img}).
+func (c *checker) images(job pair, jobs *yaml.Node) {
+	id := job.key.Value
+	if n := lookup(job.value, "container"); n != nil {
+		c.image(n, job, jobs, fmt.Sprintf("job %q: container", id))
+	}
+	services := lookup(job.value, "services")
+	if services != nil && services.Kind != yaml.MappingNode {
+		c.add(services, "pinning", "job %q: services is not a mapping of service to image", id)
+	}
+	for _, s := range mappingPairs(services) {
+		c.image(s.value, job, jobs, fmt.Sprintf("job %q: service %q", id, s.key.Value))
+	}
+}
+
+// image checks one container or service: a literal image must be pinned by
+// digest; the only computed image accepted is ${{ matrix.<key> }}, checked
+// against the job's matrix.
+func (c *checker) image(n *yaml.Node, job pair, jobs *yaml.Node, what string) {
+	img := n
+	if n.Kind == yaml.MappingNode {
+		c.knownKeys(n, what, containerKeys)
+		if img = lookup(n, "image"); img == nil {
+			c.add(n, "pinning", "%s has no image", what)
+			return
+		}
+	}
+	if ref, ok := soleRef(img.Value); ok && img.Kind == yaml.ScalarNode && ref.ctx == "matrix" {
+		c.matrixImage(img, ref.prop, job, jobs, what)
+		return
+	}
+	c.literalImage(img, what)
+}
+
+// literalImage checks an image written out: name@sha256:<64 hex>.
+func (c *checker) literalImage(img *yaml.Node, what string) {
+	switch {
+	case img.Kind != yaml.ScalarNode:
+		c.add(img, "pinning", "%s: the image is not a string", what)
+	case strings.Contains(img.Value, "${{"):
+		c.add(img, "pinning", "%s: image %q is computed; write it pinned by digest, or use ${{ matrix.<key> }} of a checked matrix", what, img.Value)
+	case !reDigest.MatchString(img.Value):
+		c.add(img, "pinning", "%s: image %q is not pinned by digest (name@sha256:<64 hex>)", what, img.Value)
+	}
+}
+
+// matrixImage checks an image that is ${{ matrix.<key> }}. A literal matrix
+// must list only digest-pinned images under key (in the key's list and in
+// include entries). A computed matrix is accepted only when it is exactly
+// ${{ fromJSON(needs.<job>.outputs.<name>) }} of a job of this workflow that
+// this job needs: that job's code, not the event, chooses the image.
+func (c *checker) matrixImage(img *yaml.Node, key string, job pair, jobs *yaml.Node, what string) {
+	m := lookup(lookup(job.value, "strategy"), "matrix")
+	switch {
+	case m == nil:
+		c.add(img, "pinning", "%s: %s names a matrix the job does not have", what, img.Value)
+		return
+	case m.Kind == yaml.ScalarNode:
+		if dep, ok := jobOutputMatrix(m.Value); ok && needsJob(job.value, dep) && hasJob(jobs, dep) {
+			return
+		}
+		c.add(img, "pinning", "%s: %s comes from a computed matrix other than ${{ fromJSON(needs.<job>.outputs.<name>) }} of a job it needs", what, img.Value)
+		return
+	}
+	found := false
+	for _, kv := range mappingPairs(m) {
+		switch k := fold(kv.key.Value); {
+		case k == "include":
+			if kv.value.Kind != yaml.SequenceNode {
+				c.add(kv.value, "pinning", "%s: matrix include is computed, so its images cannot be checked", what)
+				continue
+			}
+			for _, e := range kv.value.Content {
+				if e.Kind != yaml.MappingNode {
+					c.add(e, "pinning", "%s: a matrix include entry is not a mapping", what)
+					continue
+				}
+				for _, ekv := range mappingPairs(e) {
+					if fold(ekv.key.Value) == key {
+						found = true
+						c.literalImage(ekv.value, what)
+					}
+				}
+			}
+		case k == key:
+			found = true
+			if kv.value.Kind != yaml.SequenceNode {
+				c.add(kv.value, "pinning", "%s: matrix %s is computed, so its images cannot be checked", what, kv.key.Value)
+				continue
+			}
+			for _, v := range kv.value.Content {
+				c.literalImage(v, what)
+			}
+		}
+	}
+	if !found {
+		c.add(img, "pinning", "%s: %s: the job's matrix has no %q", what, img.Value, key)
+	}
+}
+
+// needsJob reports whether a job's needs: names dep (job ids compared
+// without case, as GitHub does).
+func needsJob(job *yaml.Node, dep string) bool {
+	n := lookup(job, "needs")
+	if n == nil {
+		return false
+	}
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	for _, it := range items {
+		if it.Kind == yaml.ScalarNode && fold(it.Value) == fold(dep) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasJob reports whether the jobs mapping has a job id (without case).
+func hasJob(jobs *yaml.Node, id string) bool {
+	for _, kv := range mappingPairs(jobs) {
+		if fold(kv.key.Value) == fold(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // step checks one workflow step.
-func (c *checker) step(step *yaml.Node, job string, writes, workflowRun bool, p Policy) {
+func (c *checker) step(step *yaml.Node, job string, writes bool, forkTrigger string, p Policy) {
+	where := fmt.Sprintf("in job %q: secrets may only appear in the with: of the step that uses %s", job, p.ModelStepUses)
+	if step.Kind != yaml.MappingNode {
+		c.add(step, "keys", "job %q: a step is not a mapping", job)
+		c.noSecrets(step, false, where)
+		return
+	}
+	c.knownKeys(step, fmt.Sprintf("job %q: step", job), stepKeys)
 	u := lookup(step, "uses")
 	if u != nil {
 		c.uses(u)
-		if workflowRun && strings.HasPrefix(u.Value, "actions/checkout@") {
-			c.add(u, "fork-safety", "a workflow_run workflow must not check out code: it holds a write token while handling fork pull requests")
-		}
-		if strings.HasPrefix(u.Value, "actions/checkout@") {
+		if isAction(u.Value, "actions/checkout") {
+			if forkTrigger != "" {
+				c.add(u, "fork-safety", "a %s workflow must not check out code: it holds a write token while handling fork pull requests", forkTrigger)
+			}
 			if v := lookup(lookup(step, "with"), "persist-credentials"); v == nil || v.Value != "false" {
 				c.add(u, "checkout-credentials", "actions/checkout must set persist-credentials: false so later steps cannot use the token left in .git/config")
 			}
@@ -192,27 +422,58 @@ func (c *checker) step(step *yaml.Node, job string, writes, workflowRun bool, p 
 	}
 	modelStep := u != nil && p.ModelStepUses != "" && u.Value == p.ModelStepUses
 	for _, kv := range mappingPairs(step) {
+		implicit := kv.key.Value == "if"
 		if modelStep && kv.key.Value == "with" {
-			if writes && reSecrets.MatchString(nodeText(kv.value)) {
-				c.add(kv.key, "secrets", "the step that calls models runs in job %q, which has write permissions", job)
+			c.namedSecretsOnly(kv.value)
+			if writes {
+				c.noSecrets(kv.value, false, fmt.Sprintf("in the step that calls models, which runs in job %q with write permissions", job))
 			}
-			continue
+		} else {
+			c.noSecrets(kv.value, implicit, where)
 		}
-		c.noSecrets(kv.value, fmt.Sprintf("in job %q: secrets may only appear in the with: of the step that uses %s", job, p.ModelStepUses))
 		if !writes {
-			c.noToken(kv.value, fmt.Sprintf("in job %q, which has no write permission", job))
+			c.noToken(kv.value, implicit, fmt.Sprintf("in job %q, which has no write permission", job))
 		}
 	}
+}
+
+// isAction reports whether a remote uses: reference names the action name
+// (owner/repo[/path]). GitHub resolves owner and repository without case.
+func isAction(ref, name string) bool {
+	return !strings.HasPrefix(strings.TrimSpace(ref), "./") && !strings.HasPrefix(strings.TrimSpace(ref), "docker://") && actionName(ref) == name
+}
+
+// actionName returns owner/repo[/path] of a uses: reference, with owner and
+// repository in lower case and the path cleaned.
+func actionName(ref string) string {
+	ref = strings.TrimSpace(ref)
+	if at := strings.LastIndexByte(ref, '@'); at >= 0 {
+		ref = ref[:at]
+	}
+	parts := strings.SplitN(ref, "/", 3)
+	if len(parts) < 2 {
+		return strings.ToLower(ref)
+	}
+	name := strings.ToLower(parts[0] + "/" + parts[1])
+	if len(parts) == 3 {
+		if p := path.Clean(parts[2]); p != "." && p != "/" {
+			name += "/" + strings.TrimPrefix(p, "/")
+		}
+	}
+	return name
 }
 
 // uses checks that a third-party action is pinned to a commit with a version comment.
 func (c *checker) uses(u *yaml.Node) {
 	ref := u.Value
 	switch {
+	case u.Kind != yaml.ScalarNode:
+		c.add(u, "pinning", "uses: is not a string")
+		return
 	case strings.HasPrefix(ref, "./"):
 		return
 	case strings.HasPrefix(ref, "docker://"):
-		if !strings.Contains(ref, "@sha256:") {
+		if !reDigest.MatchString(strings.TrimPrefix(ref, "docker://")) {
 			c.add(u, "pinning", "%s: pin docker actions to a digest (@sha256:...)", ref)
 		}
 		return
@@ -228,23 +489,96 @@ func (c *checker) uses(u *yaml.Node) {
 
 // runScript checks that a run script interpolates no expressions.
 func (c *checker) runScript(r *yaml.Node) {
-	if strings.Contains(r.Value, "${{") {
-		c.add(r, "run-expression", "run scripts must not contain ${{ }}: pass values through env (script injection)")
-	}
-}
-
-func (c *checker) noSecrets(n *yaml.Node, where string) {
-	walkScalars(n, func(s *yaml.Node) {
-		if reSecrets.MatchString(s.Value) {
-			c.add(s, "secrets", "secrets %s", where)
+	walkScalars(r, func(s *yaml.Node) {
+		if strings.Contains(s.Value, "${{") {
+			c.add(s, "run-expression", "run scripts must not contain ${{ }}: pass values through env (script injection)")
 		}
 	})
 }
 
-func (c *checker) noToken(n *yaml.Node, where string) {
-	walkScalars(n, func(s *yaml.Node) {
-		if reToken.MatchString(s.Value) {
-			c.add(s, "token", "the GitHub token is used %s", where)
+// walkExprs calls fn on every scalar under n with the context uses of its
+// expressions. Values of "if" keys are expressions even without ${{ }};
+// implicit says n itself is one.
+func walkExprs(n *yaml.Node, implicit bool, fn func(s *yaml.Node, refs []exprRef)) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if refs := exprRefs(n.Value, implicit); len(refs) > 0 {
+			fn(n, refs)
+		}
+	case yaml.MappingNode:
+		for _, kv := range mappingPairs(n) {
+			walkExprs(kv.key, false, fn)
+			walkExprs(kv.value, kv.key.Value == "if", fn)
+		}
+	default:
+		for _, ch := range n.Content {
+			walkExprs(ch, false, fn)
+		}
+	}
+}
+
+// usesSecrets reports whether an expression under n uses the secrets context.
+func usesSecrets(n *yaml.Node) bool {
+	found := false
+	walkExprs(n, false, func(_ *yaml.Node, refs []exprRef) {
+		for _, r := range refs {
+			found = found || r.isSecret()
+		}
+	})
+	return found
+}
+
+// usesToken reports whether an expression under n may yield the GitHub token.
+func usesToken(n *yaml.Node) bool {
+	found := false
+	walkExprs(n, false, func(_ *yaml.Node, refs []exprRef) {
+		for _, r := range refs {
+			found = found || r.isToken()
+		}
+	})
+	return found
+}
+
+// noSecrets reports every expression under n that uses the secrets context,
+// in any syntax.
+func (c *checker) noSecrets(n *yaml.Node, implicit bool, where string) {
+	walkExprs(n, implicit, func(s *yaml.Node, refs []exprRef) {
+		for _, r := range refs {
+			if r.isSecret() {
+				c.add(s, "secrets", "secrets %s", where)
+				return
+			}
+		}
+	})
+}
+
+// namedSecretsOnly reports, where secrets are allowed, an expression that
+// hands over the secrets context whole: toJSON(secrets), secrets.*,
+// secrets[<computed>].
+func (c *checker) namedSecretsOnly(n *yaml.Node) {
+	walkExprs(n, false, func(s *yaml.Node, refs []exprRef) {
+		for _, r := range refs {
+			if r.isSecret() && r.whole() {
+				c.add(s, "secrets", "the secrets context is used whole; name the one secret the input needs (secrets.NAME)")
+				return
+			}
+		}
+	})
+}
+
+// noToken reports every expression under n that may yield the GitHub token:
+// github.token and secrets.GITHUB_TOKEN in any syntax and case, and the
+// github or secrets context used whole (toJSON(github)).
+func (c *checker) noToken(n *yaml.Node, implicit bool, where string) {
+	walkExprs(n, implicit, func(s *yaml.Node, refs []exprRef) {
+		for _, r := range refs {
+			if r.isToken() {
+				c.add(s, "token", "the GitHub token is used %s", where)
+				return
+			}
 		}
 	})
 }
@@ -253,12 +587,12 @@ func (c *checker) noToken(n *yaml.Node, where string) {
 // relative to the repository root.
 func CheckAction(file string, src []byte) []Finding {
 	c := &checker{file: file}
-	root, err := parseDoc(src)
-	if err != nil {
-		c.add(nil, "syntax", "%v", err)
+	root := c.load(src)
+	if root == nil {
 		return c.out
 	}
-	c.noSecrets(root, "in a composite action (pass them as inputs)")
+	c.noSecrets(root, false, "in a composite action (pass them as inputs)")
+	c.noToken(root, false, "in a composite action (pass it as an input)")
 
 	var secretInputs []string
 	for _, in := range mappingPairs(lookup(root, "inputs")) {
@@ -266,38 +600,47 @@ func CheckAction(file string, src []byte) []Finding {
 			secretInputs = append(secretInputs, in.key.Value)
 		}
 	}
-	for _, o := range mappingPairs(lookup(root, "outputs")) {
-		for _, name := range secretInputs {
-			if strings.Contains(nodeText(o.value), "inputs."+name) {
-				c.add(o.key, "secrets", "output %q exposes input %q", o.key.Value, name)
+	// readsInputs calls fn for every scalar under n with an expression that
+	// reads a secret input: by name in any syntax or case, or all of them
+	// through inputs used whole (toJSON(inputs)).
+	readsInputs := func(n *yaml.Node, implicit bool, fn func(s *yaml.Node, input string)) {
+		walkExprs(n, implicit, func(s *yaml.Node, refs []exprRef) {
+			for _, name := range secretInputs {
+				for _, r := range refs {
+					if r.ctx == "inputs" && (r.whole() || r.prop == fold(name)) {
+						fn(s, name)
+						break
+					}
+				}
 			}
-		}
+		})
+	}
+	for _, o := range mappingPairs(lookup(root, "outputs")) {
+		readsInputs(o.value, false, func(_ *yaml.Node, name string) {
+			c.add(o.key, "secrets", "output %q exposes input %q", o.key.Value, name)
+		})
 	}
 	users := map[string][]*yaml.Node{}
 	steps := lookup(lookup(root, "runs"), "steps")
-	if steps != nil {
-		for _, step := range steps.Content {
-			if u := lookup(step, "uses"); u != nil {
-				c.uses(u)
+	for _, step := range stepList(steps) {
+		c.knownKeys(step, "step", stepKeys)
+		if u := lookup(step, "uses"); u != nil {
+			c.uses(u)
+		}
+		if r := lookup(step, "run"); r != nil {
+			c.runScript(r)
+			if lookup(step, "shell") == nil {
+				c.add(r, "shell", "run steps of a composite action need shell:")
 			}
-			if r := lookup(step, "run"); r != nil {
-				c.runScript(r)
-				if lookup(step, "shell") == nil {
-					c.add(r, "shell", "run steps of a composite action need shell:")
-				}
-			}
-			for _, kv := range mappingPairs(step) {
-				for _, name := range secretInputs {
-					if !strings.Contains(nodeText(kv.value), "inputs."+name) {
-						continue
-					}
-					if kv.key.Value != "env" {
-						c.add(kv.key, "secrets", "input %q holds a secret: use it only in the env: of the one step that needs it", name)
-						continue
-					}
+		}
+		for _, kv := range mappingPairs(step) {
+			readsInputs(kv.value, kv.key.Value == "if", func(s *yaml.Node, name string) {
+				if kv.key.Value != "env" {
+					c.add(s, "secrets", "input %q holds a secret: use it only in the env: of the one step that needs it", name)
+				} else if u := users[name]; len(u) == 0 || u[len(u)-1] != kv.key {
 					users[name] = append(users[name], kv.key)
 				}
-			}
+			})
 		}
 	}
 	for _, name := range secretInputs {
@@ -308,12 +651,22 @@ func CheckAction(file string, src []byte) []Finding {
 	return c.out
 }
 
+// stepList returns the steps of a steps: list, nil for anything else.
+func stepList(steps *yaml.Node) []*yaml.Node {
+	if steps == nil || steps.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return steps.Content
+}
+
 // PinnedRef is one third-party action reference.
 type PinnedRef struct {
 	// File, Line and Col locate the "uses:" value.
 	File      string
 	Line, Col int
-	// Action is owner/repo[/path]; Commit the SHA; Version the comment.
+	// Action is owner/repo[/path], owner and repository in lower case
+	// (GitHub compares them without case); Commit the SHA; Version the
+	// comment.
 	Action, Commit, Version string
 }
 
@@ -331,7 +684,7 @@ func PinnedRefs(file string, src []byte) ([]PinnedRef, error) {
 				at := strings.LastIndexByte(kv.value.Value, '@')
 				out = append(out, PinnedRef{
 					File: file, Line: kv.value.Line, Col: kv.value.Column,
-					Action: kv.value.Value[:at], Commit: kv.value.Value[at+1:],
+					Action: actionName(kv.value.Value), Commit: kv.value.Value[at+1:],
 					Version: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(kv.value.LineComment), "#")),
 				})
 			}
@@ -401,19 +754,6 @@ func CheckRepository(root string, p Policy) ([]Finding, error) {
 	return out, nil
 }
 
-// parseDoc parses one YAML document and returns its root mapping.
-func parseDoc(src []byte) (*yaml.Node, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("parsing YAML: %w", err)
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("parsing YAML: the document is not a mapping")
-	}
-	return doc.Content[0], nil
-}
-
 // lookup returns the value of key in mapping n, or nil.
 func lookup(n *yaml.Node, key string) *yaml.Node {
 	for _, kv := range mappingPairs(n) {
@@ -423,8 +763,6 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
-
-func hasKey(n *yaml.Node, key string) bool { return lookup(n, key) != nil }
 
 // walkScalars calls fn on every scalar under n.
 func walkScalars(n *yaml.Node, fn func(*yaml.Node)) {
@@ -438,13 +776,6 @@ func walkScalars(n *yaml.Node, fn func(*yaml.Node)) {
 	for _, ch := range n.Content {
 		walkScalars(ch, fn)
 	}
-}
-
-// nodeText joins every scalar under n.
-func nodeText(n *yaml.Node) string {
-	var b strings.Builder
-	walkScalars(n, func(s *yaml.Node) { b.WriteString(s.Value); b.WriteByte('\n') })
-	return b.String()
 }
 
 func contains(list []string, s string) bool {

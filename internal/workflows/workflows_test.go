@@ -153,9 +153,11 @@ func TestSecurityShape(t *testing.T) {
 		var places []string
 		for _, f := range files {
 			root := readDoc(t, f)
-			walkScalars(root, func(n *yaml.Node) {
-				if reSecrets.MatchString(n.Value) {
-					places = append(places, filepath.Base(f))
+			walkExprs(root, false, func(_ *yaml.Node, refs []exprRef) {
+				for _, r := range refs {
+					if r.isSecret() {
+						places = append(places, filepath.Base(f))
+					}
 				}
 			})
 		}
@@ -163,9 +165,9 @@ func TestSecurityShape(t *testing.T) {
 		steps := lookup(lookup(lookup(readDoc(t, ".github/workflows/benchmark.yml"), "jobs"), "evaluate"), "steps")
 		var withSecrets []string
 		for _, s := range steps.Content {
-			if reSecrets.MatchString(nodeText(s)) {
+			if usesSecrets(s) {
 				withSecrets = append(withSecrets, lookup(s, "uses").Value)
-				require.False(t, reSecrets.MatchString(nodeText(lookup(s, "env"))))
+				require.False(t, usesSecrets(lookup(s, "env")))
 			}
 		}
 		require.Equal(t, []string{"./actions/evaluate-shard"}, withSecrets)
@@ -259,8 +261,8 @@ func TestSecurityShape(t *testing.T) {
 		// The pull request's workflow itself never writes and never sees a secret.
 		vc := readDoc(t, ".github/workflows/validate-cases.yml")
 		require.Equal(t, []string{"pull_request"}, keys(lookup(vc, "on")))
-		require.False(t, reSecrets.MatchString(nodeText(vc)))
-		require.False(t, reToken.MatchString(nodeText(vc)))
+		require.False(t, usesSecrets(vc))
+		require.False(t, usesToken(vc))
 	})
 
 	t.Run("publish-images builds every image directory", func(t *testing.T) {
@@ -278,6 +280,13 @@ func TestSecurityShape(t *testing.T) {
 		sort.Strings(want)
 		require.Equal(t, want, got)
 	})
+}
+
+// nodeText joins every scalar under n.
+func nodeText(n *yaml.Node) string {
+	var b strings.Builder
+	walkScalars(n, func(s *yaml.Node) { b.WriteString(s.Value); b.WriteByte('\n') })
+	return b.String()
 }
 
 func keys(n *yaml.Node) []string {
@@ -332,10 +341,10 @@ func TestPolicyFixtures(t *testing.T) {
 			`x:12:15: secrets in job "evaluate" outside its steps [secrets]`,
 			`x:16:19: secrets in job "evaluate": secrets may only appear in the with: of the step that uses ./actions/evaluate-shard [secrets]`,
 			`x:21:14: the GitHub token is used in job "evaluate", which has no write permission [token]`,
-			`x:28:9: the step that calls models runs in job "publish", which has write permissions [secrets]`,
+			`x:29:16: secrets in the step that calls models, which runs in job "publish" with write permissions [secrets]`,
 		}},
 		{"fork.yml", "other.yml", []string{
-			`x:4:3: pull_request_target runs fork code with a write token; use pull_request plus a workflow_run follow-up [trigger]`,
+			`x:7:3: pull_request_target runs fork code with a write token; use pull_request plus a workflow_run follow-up [trigger]`,
 			`x:13:22: job "comment" may not write "pull-requests": no job of other.yml writes [permissions]`,
 			`x:15:15: a workflow_run workflow must not check out code: it holds a write token while handling fork pull requests [fork-safety]`,
 			`x:15:15: actions/checkout must set persist-credentials: false so later steps cannot use the token left in .git/config [checkout-credentials]`,
@@ -375,7 +384,7 @@ func TestActionPolicyFixture(t *testing.T) {
 		`a.yml:9:3: output "leak" exposes input "api-key" [secrets]`,
 		`a.yml:15:12: run scripts must not contain ${{ }}: pass values through env (script injection) [run-expression]`,
 		`a.yml:15:12: run steps of a composite action need shell: [shell]`,
-		`a.yml:15:7: input "api-key" holds a secret: use it only in the env: of the one step that needs it [secrets]`,
+		`a.yml:15:12: input "api-key" holds a secret: use it only in the env: of the one step that needs it [secrets]`,
 		`a.yml:25:13: actions/cache@v4: pin third-party actions to a full 40-hex commit SHA [pinning]`,
 		`a.yml:23:7: input "github-token" holds a secret and reaches 2 steps; give it to one [secrets]`,
 	}, strs(CheckAction("a.yml", src)))

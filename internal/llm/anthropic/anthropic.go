@@ -1,7 +1,8 @@
 // Package anthropic is the provider for the Anthropic Messages API (POST
 // {base}/v1/messages) through the official anthropic-sdk-go. One Generate
 // makes exactly one HTTP request (the SDK's own retries are off; package
-// retry adds ours). It reads no environment variables and no credential
+// retry adds ours) and reads at most Config.MaxReplyBytes of the response
+// (package replycap). It reads no environment variables and no credential
 // files: the caller passes the key and base URL. Request.Temperature is not
 // sent: the Messages API version of the SDK has no such parameter.
 package anthropic
@@ -18,6 +19,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
 	"github.com/embedeval/embedeval-go/internal/llm/prices"
+	"github.com/embedeval/embedeval-go/internal/llm/replycap"
 	"github.com/embedeval/embedeval-go/internal/llm/retry"
 	"github.com/embedeval/embedeval-go/internal/llm/secret"
 )
@@ -43,6 +45,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Prices turns usage into cost; nil records no cost.
 	Prices *prices.Table
+	// MaxReplyBytes caps what is read of a response body (a reply or an
+	// error); zero means contract.DefaultMaxReplyBytes. A larger response
+	// is a *contract.ReplyTooLargeError.
+	MaxReplyBytes int64
 }
 
 // Model is an Anthropic model. It is safe for concurrent use.
@@ -72,6 +78,7 @@ func New(cfg Config) (*Model, error) {
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(replycap.Middleware(cfg.MaxReplyBytes)),
 	)
 	return &Model{cfg: cfg, svc: client.Messages}, nil
 }
@@ -131,6 +138,10 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 // callError turns an SDK error into a StatusError (HTTP failures) or a
 // wrapped error, with the key redacted.
 func (m *Model) callError(err error) error {
+	var tooLarge *contract.ReplyTooLargeError
+	if errors.As(err, &tooLarge) {
+		return fmt.Errorf("anthropic: %w", tooLarge)
+	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
 		se := &retry.StatusError{Status: apiErr.StatusCode, Message: apiErr.Message}

@@ -5,7 +5,10 @@
 // <dir>/<first 2 hex digits>/<key>.json, written atomically (temporary file
 // and rename). A hit returns the stored reply with Cached set; a corrupt
 // file is a miss, warned about and overwritten. Failed calls are not
-// stored. It does not decide whether to cache: no directory, no cache.
+// stored, nor is a reply over the reply cap (contract.MaxReplyBytes): one
+// is refused, and a stored one over the cap (or a file too large to hold a
+// reply under it) is a warned miss. It does not decide whether to cache: no
+// directory, no cache.
 package cache
 
 import (
@@ -15,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -94,6 +98,8 @@ type Model struct {
 	id     Identity
 	logger *slog.Logger
 	now    func() time.Time
+	// maxReply caps the reply text stored and returned.
+	maxReply int64
 }
 
 // Wrap returns inner behind a cache in dir; logger (nil discards) gets the
@@ -102,8 +108,19 @@ func Wrap(inner contract.Model, dir string, id Identity, logger *slog.Logger) *M
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Model{inner: inner, dir: dir, id: id, logger: logger, now: time.Now}
+	return &Model{inner: inner, dir: dir, id: id, logger: logger, now: time.Now, maxReply: contract.DefaultMaxReplyBytes}
 }
+
+// WithMaxReplyBytes sets the reply cap (zero or less: the default,
+// contract.DefaultMaxReplyBytes) and returns m.
+func (m *Model) WithMaxReplyBytes(limit int64) *Model {
+	m.maxReply = contract.MaxReplyBytes(limit)
+	return m
+}
+
+// maxFile bounds a cache file: a reply at the cap, every byte escaped as
+// \u00XX, plus room for the rest of the entry.
+func (m *Model) maxFile() int64 { return 6*m.maxReply + 64<<10 }
 
 // Name is the inner model's name.
 func (m *Model) Name() string { return m.inner.Name() }
@@ -115,6 +132,8 @@ func (m *Model) Path(key string) string {
 
 // Generate returns the cached reply, or calls the inner model and stores
 // its reply. A failure to store is logged, not returned: the reply is good.
+// A reply over the cap is refused (a *contract.ReplyTooLargeError) and not
+// stored.
 func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Reply, error) {
 	key := Key(m.id, req)
 	path := m.Path(key)
@@ -125,16 +144,19 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 	if err != nil {
 		return contract.Reply{}, err
 	}
+	if int64(len(reply.Text)) > m.maxReply {
+		return contract.Reply{}, fmt.Errorf("model %s: %w", m.Name(), &contract.ReplyTooLargeError{Limit: m.maxReply})
+	}
 	if err := m.store(path, key, reply); err != nil {
 		m.logger.Warn("could not store the reply in the cache", "file", path, "error", err.Error())
 	}
 	return reply, nil
 }
 
-// load reads a cache file; a missing file is a quiet miss, an unreadable or
-// corrupt one a warned miss.
+// load reads a cache file; a missing file is a quiet miss, an unreadable,
+// corrupt or oversized one a warned miss.
 func (m *Model) load(path, key string) (contract.Reply, bool) {
-	data, err := os.ReadFile(path)
+	data, err := m.read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return contract.Reply{}, false
 	}
@@ -151,6 +173,11 @@ func (m *Model) load(path, key string) (contract.Reply, bool) {
 		m.logger.Warn("cache file does not match its key; calling the model and overwriting it", "file", path)
 		return contract.Reply{}, false
 	}
+	if int64(len(e.Reply.Text)) > m.maxReply {
+		m.logger.Warn("cached reply exceeds the reply cap; calling the model", "file", path,
+			"bytes", len(e.Reply.Text), "cap", m.maxReply)
+		return contract.Reply{}, false
+	}
 	return contract.Reply{
 		Text:      e.Reply.Text,
 		Usage:     e.Reply.Usage,
@@ -159,6 +186,35 @@ func (m *Model) load(path, key string) (contract.Reply, bool) {
 		Duration:  time.Duration(e.Reply.DurationNS),
 		Cached:    true,
 	}, true
+}
+
+// read reads a cache file of at most maxFile bytes, checked before and
+// while reading.
+func (m *Model) read(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat: %w", err)
+	}
+	limit := m.maxFile()
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%d bytes, more than a reply under the %s cap can take", info.Size(), contract.SizeText(m.maxReply))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("grew past %d bytes while being read", limit)
+	}
+	return data, nil
 }
 
 // store writes a cache file atomically.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -137,4 +138,52 @@ func TestFailuresAreNotStored(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Empty(t, entries)
+}
+
+// fixed answers with a fixed text.
+type fixed string
+
+func (fixed) Name() string { return "openai:m" }
+
+func (f fixed) Generate(context.Context, contract.Request) (contract.Reply, error) {
+	return contract.Reply{Text: string(f)}, nil
+}
+
+func TestOversizedReplyNotStored(t *testing.T) {
+	dir := t.TempDir()
+	req := contract.Request{Prompt: "p", Attempt: 1}
+	m := Wrap(fixed(strings.Repeat("x", 101)), dir, id, nil).WithMaxReplyBytes(100)
+	_, err := m.Generate(context.Background(), req)
+	require.EqualError(t, err, "model openai:m: model reply exceeds 100 bytes cap (--max-reply-bytes)")
+	require.NoFileExists(t, m.Path(Key(id, req)))
+
+	// Stored under a larger cap, the reply is a miss under the smaller one.
+	_, err = Wrap(fixed(strings.Repeat("x", 101)), dir, id, nil).Generate(context.Background(), req)
+	require.NoError(t, err)
+	require.FileExists(t, m.Path(Key(id, req)))
+	var logs bytes.Buffer
+	inner := &counting{}
+	small := Wrap(inner, dir, id, slog.New(slog.NewTextHandler(&logs, nil))).WithMaxReplyBytes(100)
+	reply, err := small.Generate(context.Background(), req)
+	require.NoError(t, err)
+	require.Equal(t, "answer to p", reply.Text)
+	require.Equal(t, int32(1), inner.calls.Load())
+	require.Contains(t, logs.String(), "cached reply exceeds the reply cap")
+}
+
+func TestHugeCacheFileNotRead(t *testing.T) {
+	dir := t.TempDir()
+	req := contract.Request{Prompt: "p", Attempt: 1}
+	var logs bytes.Buffer
+	inner := &counting{}
+	m := Wrap(inner, dir, id, slog.New(slog.NewTextHandler(&logs, nil))).WithMaxReplyBytes(100)
+	path := m.Path(Key(id, req))
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, nil, 0o644))
+	require.NoError(t, os.Truncate(path, 1<<30)) // sparse: no real bytes
+	reply, err := m.Generate(context.Background(), req)
+	require.NoError(t, err)
+	require.False(t, reply.Cached)
+	require.Equal(t, int32(1), inner.calls.Load())
+	require.Contains(t, logs.String(), "more than a reply under the 100 bytes cap can take")
 }

@@ -27,7 +27,8 @@
 // from the subscription to API billing and no unrelated token is exposed.
 // The process runs in an empty temporary directory (no project files or
 // CLAUDE.md are read), in its own process group, which is killed as a whole
-// when ctx is done (the per-call timeout of package retry).
+// when ctx is done (the per-call timeout of package retry) or when its output
+// passes Config.MaxReplyBytes.
 package claudecode
 
 import (
@@ -51,12 +52,9 @@ import (
 // DefaultPath is the CLI looked up in PATH when Config.Path is empty.
 const DefaultPath = "claude"
 
-// maxStdout caps the JSON result read from the CLI; maxStderr the
-// diagnostics kept for error messages.
-const (
-	maxStdout = 32 << 20
-	maxStderr = 8 << 10
-)
+// maxStderr caps the diagnostics kept for error messages (the rest is
+// discarded); the CLI's output is capped by Config.MaxReplyBytes.
+const maxStderr = 8 << 10
 
 // waitDelay is how long Wait waits for the output pipes after the process
 // group was killed.
@@ -90,6 +88,10 @@ type Config struct {
 	Getenv func(string) string
 	// Prices estimates the cost when the CLI reports none; nil records none.
 	Prices *prices.Table
+	// MaxReplyBytes caps the CLI's output (its JSON result); zero means
+	// contract.DefaultMaxReplyBytes. A CLI printing more is killed and the
+	// call fails with a *contract.ReplyTooLargeError.
+	MaxReplyBytes int64
 }
 
 // Model runs the Claude Code CLI. It is safe for concurrent use.
@@ -108,6 +110,7 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
+	cfg.MaxReplyBytes = contract.MaxReplyBytes(cfg.MaxReplyBytes)
 	return &Model{cfg: cfg}, nil
 }
 
@@ -159,11 +162,15 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 	}
 	defer os.RemoveAll(dir)
 
-	cmd := exec.CommandContext(ctx, m.cfg.Path, m.Args(req)...)
+	// runCtx also ends when the output passes the cap: the process group is
+	// killed then, instead of printing on until the call's timeout.
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	cmd := exec.CommandContext(runCtx, m.cfg.Path, m.Args(req)...)
 	cmd.Dir = dir
 	cmd.Env = m.Env()
 	cmd.Stdin = strings.NewReader(Stdin(req))
-	stdout := &capped{limit: maxStdout}
+	stdout := &capped{limit: m.cfg.MaxReplyBytes, onOver: stopRun}
 	stderr := &capped{limit: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -181,7 +188,7 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 		return contract.Reply{}, fmt.Errorf("claude-code: the claude CLI was not found (%q); install Claude Code or set its path: %w", m.cfg.Path, runErr)
 	}
 	if stdout.over {
-		return contract.Reply{}, fmt.Errorf("claude-code: the CLI printed more than %d bytes", maxStdout)
+		return contract.Reply{}, fmt.Errorf("claude-code: %w", &contract.ReplyTooLargeError{Limit: m.cfg.MaxReplyBytes})
 	}
 	res, parseErr := parseResult(stdout.buf.Bytes())
 	if runErr != nil {
@@ -267,17 +274,31 @@ func parseResult(out []byte) (Result, error) {
 	return r, nil
 }
 
-// capped keeps the first limit bytes written and notes any overflow.
+// capped keeps the first limit bytes written and notes any overflow. With
+// onOver set, an overflow calls it once and fails the write (the copy from
+// the process stops); without, the rest is discarded.
 type capped struct {
-	buf   bytes.Buffer
-	limit int
-	over  bool
+	buf    bytes.Buffer
+	limit  int64
+	over   bool
+	onOver func()
 }
 
+// errOverCap stops the copy of an output that passed its cap.
+var errOverCap = errors.New("output over its cap")
+
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.limit - c.buf.Len(); room < len(p) {
-		c.over = true
+	if c.over && c.onOver != nil {
+		return 0, errOverCap
+	}
+	if room := c.limit - int64(c.buf.Len()); room < int64(len(p)) {
 		c.buf.Write(p[:max(room, 0)])
+		if !c.over && c.onOver != nil {
+			c.over = true
+			c.onOver()
+			return int(max(room, 0)), errOverCap
+		}
+		c.over = true
 		return len(p), nil
 	}
 	return c.buf.Write(p)

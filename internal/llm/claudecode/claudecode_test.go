@@ -131,6 +131,32 @@ func TestGenerateHangKilledAtTimeout(t *testing.T) {
 		"the CLI's child %d was killed with its process group", pid)
 }
 
+func TestGenerateEndlessOutputStoppedByCap(t *testing.T) {
+	m, err := New(Config{Spec: "claude-code://x", Model: "x", Path: standIn(t, "claude-flood"), Getenv: env(t.TempDir()), MaxReplyBytes: 64 << 10})
+	require.NoError(t, err)
+	// A generous deadline that only a CLI printing past the cap unchecked
+	// would reach.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = m.Generate(ctx, contract.Request{Prompt: "p"})
+	require.NoError(t, ctx.Err(), "the cap stopped the CLI, not the deadline")
+	require.EqualError(t, err, "claude-code: model reply exceeds 64 KiB cap (--max-reply-bytes)")
+
+	w := retry.Wrap(m, retry.Options{MaxRetries: 3, Timeout: 30 * time.Second, Sleep: func(context.Context, time.Duration) error { return nil }})
+	_, err = w.Generate(context.Background(), contract.Request{Prompt: "p"})
+	var infra *contract.InfraError
+	require.ErrorAs(t, err, &infra)
+	require.ErrorAs(t, err, new(*contract.ReplyTooLargeError))
+	require.False(t, infra.Retryable)
+	require.Equal(t, 1, infra.Attempts, "an oversized reply is not retried")
+}
+
+func TestDefaultReplyCap(t *testing.T) {
+	m, err := New(Config{Spec: "claude-code://x", Model: "x"})
+	require.NoError(t, err)
+	require.EqualValues(t, contract.DefaultMaxReplyBytes, m.cfg.MaxReplyBytes)
+}
+
 // gone reports whether a process no longer runs (absent or a zombie).
 func gone(pid int) bool {
 	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))

@@ -1,7 +1,8 @@
 // Package contract defines what passes between the runner and a model
-// provider: Request, Message, Reply, Usage, the Model interface and
-// InfraError, the error a provider returns when no reply could be had. Package
-// llm re-exports these names; the provider subpackages implement Model. It
+// provider: Request, Message, Reply, Usage, the Model interface,
+// InfraError, the error a provider returns when no reply could be had, and
+// the reply cap (DefaultMaxReplyBytes, ReplyTooLargeError). Package llm
+// re-exports these names; the provider subpackages implement Model. It
 // makes no calls and holds no state.
 package contract
 
@@ -140,3 +141,45 @@ func (e *InfraError) Error() string {
 
 // Unwrap returns the last failure.
 func (e *InfraError) Unwrap() error { return e.Err }
+
+// DefaultMaxReplyBytes is the default cap on what is read of one model reply
+// (--max-reply-bytes): the bytes of the HTTP response body or of the CLI's
+// output, which hold the reply text and its envelope.
+const DefaultMaxReplyBytes = 4 << 20
+
+// MaxReplyBytes returns limit, or DefaultMaxReplyBytes when limit is not
+// positive.
+func MaxReplyBytes(limit int64) int64 {
+	if limit <= 0 {
+		return DefaultMaxReplyBytes
+	}
+	return limit
+}
+
+// ReplyTooLargeError is a reply refused because it is larger than the cap.
+// Providers stop reading at the cap, and the reply is neither returned nor
+// cached nor recorded. It is not worth retrying: a model (or an endpoint)
+// that sent that much will send it again.
+type ReplyTooLargeError struct {
+	// Limit is the cap in bytes.
+	Limit int64
+}
+
+// Error names the cap and the option that sets it.
+func (e *ReplyTooLargeError) Error() string {
+	return fmt.Sprintf("model reply exceeds %s cap (--max-reply-bytes)", SizeText(e.Limit))
+}
+
+// SizeText renders a byte count for messages: "4 MiB", "512 KiB", or
+// "1000 bytes" when it is not a whole number of KiB.
+func SizeText(n int64) string {
+	switch {
+	case n != 0 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n != 0 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n != 0 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

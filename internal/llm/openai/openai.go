@@ -2,8 +2,9 @@
 // (POST {base}/chat/completions) through the official openai-go SDK: OpenAI
 // itself, and vLLM, Ollama, LiteLLM, OpenRouter and other servers speaking
 // the same protocol. One Generate makes exactly one HTTP request (the SDK's
-// own retries are off; package retry adds ours). It reads no environment
-// variables: the caller passes the key and base URL.
+// own retries are off; package retry adds ours) and reads at most
+// Config.MaxReplyBytes of the response (package replycap). It reads no
+// environment variables: the caller passes the key and base URL.
 package openai
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
 	"github.com/embedeval/embedeval-go/internal/llm/prices"
+	"github.com/embedeval/embedeval-go/internal/llm/replycap"
 	"github.com/embedeval/embedeval-go/internal/llm/retry"
 	"github.com/embedeval/embedeval-go/internal/llm/secret"
 )
@@ -39,6 +41,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Prices turns usage into cost; nil records no cost.
 	Prices *prices.Table
+	// MaxReplyBytes caps what is read of a response body (a reply or an
+	// error); zero means contract.DefaultMaxReplyBytes. A larger response
+	// is a *contract.ReplyTooLargeError.
+	MaxReplyBytes int64
 	// MaxCompletionTokens sends the token limit as max_completion_tokens (what
 	// current OpenAI models require) instead of max_tokens (what most
 	// compatible servers read).
@@ -68,6 +74,7 @@ func New(cfg Config) (*Model, error) {
 		option.WithHTTPClient(cfg.HTTPClient),
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(replycap.Middleware(cfg.MaxReplyBytes)),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -135,6 +142,10 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 // callError turns an SDK error into a StatusError (HTTP failures) or a
 // wrapped error, with the key redacted.
 func (m *Model) callError(err error) error {
+	var tooLarge *contract.ReplyTooLargeError
+	if errors.As(err, &tooLarge) {
+		return fmt.Errorf("openai: %w", tooLarge)
+	}
 	var apiErr *oai.Error
 	if errors.As(err, &apiErr) {
 		se := &retry.StatusError{Status: apiErr.StatusCode, Message: apiErr.Message}

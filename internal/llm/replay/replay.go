@@ -7,9 +7,9 @@
 //
 // keyed by (case_id, attempt, turn); turn defaults to 0, model and cost_usd
 // are optional. Blank lines are skipped. Unknown fields, a missing case_id,
-// attempt or reply, and duplicate keys are errors naming file:line; a request
-// with no recorded reply is an error naming its key and the file. It makes
-// no calls.
+// attempt or reply, a reply over the reply cap (contract.MaxReplyBytes) and
+// duplicate keys are errors naming file:line; a request with no recorded
+// reply is an error naming its key and the file. It makes no calls.
 package replay
 
 import (
@@ -26,8 +26,11 @@ import (
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
 )
 
-// maxLine bounds one line of a replay file.
-const maxLine = 64 << 20
+// maxLine bounds one line of a replay file holding a reply of at most
+// maxReply bytes: every byte escaped as \u00XX, plus the other fields.
+func maxLine(maxReply int64) int {
+	return int(6*maxReply + 64<<10)
+}
 
 // Entry is one recorded reply.
 type Entry struct {
@@ -121,12 +124,15 @@ func validate(e Entry) error {
 	return nil
 }
 
-// Parse reads replay entries; name (the file name) prefixes errors.
-func Parse(r io.Reader, name string) (map[Key]Entry, error) {
+// Parse reads replay entries; name (the file name) prefixes errors. A reply
+// longer than maxReply bytes (zero or less: contract.DefaultMaxReplyBytes)
+// is an error.
+func Parse(r io.Reader, name string, maxReply int64) (map[Key]Entry, error) {
+	maxReply = contract.MaxReplyBytes(maxReply)
 	entries := map[Key]Entry{}
 	firstLine := map[Key]int{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine(maxReply))
 	line := 0
 	for sc.Scan() {
 		line++
@@ -153,6 +159,9 @@ func Parse(r io.Reader, name string) (map[Key]Entry, error) {
 		if e.Attempt == nil {
 			return nil, fmt.Errorf("%s:%d: missing field attempt", name, line)
 		}
+		if int64(len(*e.Reply)) > maxReply {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, &contract.ReplyTooLargeError{Limit: maxReply})
+		}
 		e.Entry.Reply, e.Entry.Attempt = *e.Reply, *e.Attempt
 		if err := validate(e.Entry); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -177,14 +186,15 @@ type Model struct {
 	entries map[Key]Entry
 }
 
-// Open loads a replay file; spec is the Model's Name.
-func Open(spec, path string) (*Model, error) {
+// Open loads a replay file; spec is the Model's Name and maxReply the reply
+// cap (see Parse).
+func Open(spec, path string, maxReply int64) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	entries, err := Parse(f, path)
+	entries, err := Parse(f, path, maxReply)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}

@@ -34,7 +34,7 @@ func TestGenerateByKey(t *testing.T) {
 {"case_id":"a","attempt":1,"turn":1,"model":"openai:gpt-4o","reply":"second turn","input_tokens":1,"output_tokens":2,"cost_usd":0.5}
 {"case_id":"a","attempt":2,"turn":0,"reply":"","input_tokens":0,"output_tokens":0}
 `)
-	m, err := Open("replay:"+path, path)
+	m, err := Open("replay:"+path, path, 0)
 	require.NoError(t, err)
 	require.Equal(t, "replay:"+path, m.Name())
 	require.Equal(t, 3, m.Len())
@@ -68,10 +68,27 @@ func TestParseErrors(t *testing.T) {
 		{`{"case_id":"a","attempt":1,"reply":"x"} {"case_id":"b"}`, "r.jsonl:1: more than one JSON value on the line"},
 		{`{"case_id":"a","attempt":"1","reply":"x"}`, "r.jsonl:1: json: cannot unmarshal string into Go struct field"},
 	} {
-		_, err := Parse(strings.NewReader(tc.src), "r.jsonl")
+		_, err := Parse(strings.NewReader(tc.src), "r.jsonl", 0)
 		require.Error(t, err, tc.src)
 		require.Contains(t, err.Error(), tc.want, tc.src)
 	}
+}
+
+func TestParseReplyCap(t *testing.T) {
+	line := func(reply string) string {
+		return `{"case_id":"a","attempt":1,"reply":"` + reply + `"}` + "\n"
+	}
+	entries, err := Parse(strings.NewReader(line(strings.Repeat("x", 100))), "r.jsonl", 100)
+	require.NoError(t, err, "a reply at the cap is taken")
+	require.Len(t, entries[Key{CaseID: "a", Attempt: 1}].Reply, 100)
+
+	_, err = Parse(strings.NewReader(line(strings.Repeat("x", 101))), "r.jsonl", 100)
+	require.EqualError(t, err, "r.jsonl:1: model reply exceeds 100 bytes cap (--max-reply-bytes)")
+	require.ErrorAs(t, err, new(*contract.ReplyTooLargeError))
+
+	// A line too long to hold a reply under the cap is not read whole.
+	_, err = Parse(strings.NewReader(line(strings.Repeat("x", 1<<20))), "r.jsonl", 100)
+	require.ErrorContains(t, err, "r.jsonl:1: bufio.Scanner: token too long")
 }
 
 func TestAppendRoundTrip(t *testing.T) {
@@ -87,7 +104,7 @@ func TestAppendRoundTrip(t *testing.T) {
 	}
 	wg.Wait()
 	require.Equal(t, 20, strings.Count(buf.String(), "\n"), "one line per entry")
-	entries, err := Parse(&buf, "mem")
+	entries, err := Parse(&buf, "mem", 0)
 	require.NoError(t, err)
 	require.Len(t, entries, 20)
 	e := entries[Key{CaseID: "zephyr-gpio-001", Attempt: 7, Turn: 1}]
@@ -106,7 +123,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`{"case_id":"a","attempt":1,"reply":"x"}`)
 	f.Add("\n{}\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		entries, err := Parse(strings.NewReader(src), "f")
+		entries, err := Parse(strings.NewReader(src), "f", 0)
 		if err != nil {
 			require.True(t, strings.HasPrefix(err.Error(), "f:"), "errors name the file: %v", err)
 			return

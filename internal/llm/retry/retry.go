@@ -1,10 +1,10 @@
 // Package retry makes model calls survive the real world: it wraps a Model
 // whose Generate makes exactly one call and adds a per-call timeout, retries
 // with exponential backoff and full jitter on transient failures (HTTP 408,
-// 409, 429, 5xx, timeouts, network errors, errors marked Transient) honouring
-// Retry-After, a limit on concurrent calls shared by every goroutine using
-// the wrapped Model, and the conversion of the final failure into a
-// contract.InfraError. It knows nothing about wire formats: providers report
+// 409, 429, 5xx, timeouts, network errors, errors marked Transient; never a
+// contract.ReplyTooLargeError) honouring Retry-After, a limit on concurrent
+// calls shared by every goroutine using the wrapped Model, and the
+// conversion of the final failure into a contract.InfraError. It knows nothing about wire formats: providers report
 // HTTP failures as StatusError.
 package retry
 
@@ -161,6 +161,11 @@ func RetryableStatus(status int) bool {
 
 // classify says whether err is transient and which status it carries.
 func classify(err error) (retryable bool, status int, retryAfter string) {
+	// An oversized reply would come again, at the same cost.
+	var tooLarge *contract.ReplyTooLargeError
+	if errors.As(err, &tooLarge) {
+		return false, 0, ""
+	}
 	var se *StatusError
 	if errors.As(err, &se) {
 		return RetryableStatus(se.Status), se.Status, se.RetryAfter
@@ -265,7 +270,9 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 	}
 }
 
-// once makes one call inside a concurrency slot and the per-call timeout.
+// once makes one call inside a concurrency slot and the per-call timeout,
+// which is in force until the inner model returns, so also while the
+// provider reads the reply's body.
 func (m *Model) once(ctx context.Context, req contract.Request) (contract.Reply, time.Duration, error) {
 	select {
 	case m.slots <- struct{}{}:
@@ -278,7 +285,8 @@ func (m *Model) once(ctx context.Context, req contract.Request) (contract.Reply,
 	start := m.opts.Now()
 	reply, err := m.inner.Generate(callCtx, req)
 	took := m.opts.Now().Sub(start)
-	if err != nil && ctx.Err() == nil && errors.Is(callCtx.Err(), context.DeadlineExceeded) {
+	var tooLarge *contract.ReplyTooLargeError
+	if err != nil && ctx.Err() == nil && errors.Is(callCtx.Err(), context.DeadlineExceeded) && !errors.As(err, &tooLarge) {
 		err = &timeoutError{limit: m.opts.Timeout, err: err}
 	}
 	return reply, took, err

@@ -139,6 +139,19 @@ func TestNoRetries(t *testing.T) {
 	require.Equal(t, 1, inner.calls)
 }
 
+func TestOversizedReplyNotRetried(t *testing.T) {
+	// Even when the transport dressed it as a transient failure.
+	tooLarge := &contract.ReplyTooLargeError{Limit: 4 << 20}
+	inner := &scripted{errs: []error{Transient(fmt.Errorf("openai: %w", tooLarge)), nil}}
+	m := Wrap(inner, Options{MaxRetries: 3, Sleep: func(context.Context, time.Duration) error { return nil }})
+	_, err := m.Generate(context.Background(), contract.Request{})
+	require.EqualError(t, err, "model openai:m: failed after 1 attempt: openai: model reply exceeds 4 MiB cap (--max-reply-bytes)")
+	var infra *contract.InfraError
+	require.ErrorAs(t, err, &infra)
+	require.False(t, infra.Retryable)
+	require.Equal(t, 1, inner.calls)
+}
+
 // slow answers after d of the injected clock.
 type slow struct {
 	clock *fakeClock

@@ -15,10 +15,11 @@
 // non-zero status fails, and so does a fault marker such as "HardFault" in
 // the output (see toolchain.JudgeRun).
 //
-// Semihosting gives the firmware the host file calls of QEMU (open, read,
-// write) with the permissions of this process; the process runs in the
-// workspace with an allowlisted environment, but like every run of model
-// output it belongs in a job that holds no credentials.
+// Semihosting gives the firmware QEMU's host calls (open, read, write, and
+// SYS_SYSTEM, which runs a shell command): QEMU therefore runs only inside
+// the jail (package sandbox), where the host calls reach the workspace and
+// the read-only system trees and nothing else; without a jail L2 is refused
+// (toolchain.SemihostingRefusal).
 //
 // It owns nothing outside its workspaces and never writes to the case
 // directory.
@@ -158,7 +159,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
 	}
 	args := []string{"make", "CROSS=" + b.cross}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: b.env(ws.Dir), Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: b.env(ws.Dir), Timeout: req.BuildTimeout})
 	if err != nil {
 		_ = ws.Close()
 		return toolchain.StartError("make", err), nil
@@ -183,13 +184,14 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		_ = ws.Close()
 		return toolchain.ErrorLayer(err.Error()), nil
 	}
-	return lr, &artifact{b: b, ws: ws, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, expected: expected}
+	return lr, &artifact{b: b, ws: ws, jail: req.Jail, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, expected: expected}
 }
 
 // artifact is a built app.elf waiting to run under QEMU.
 type artifact struct {
 	b        *Backend
 	ws       *sandbox.Workspace
+	jail     *sandbox.Jail
 	machine  string
 	timeout  time.Duration
 	expected []string
@@ -208,8 +210,11 @@ func RunArgs(machine string) []string {
 // Run executes the firmware under QEMU until it exits or the run timeout
 // stops it, and judges its output.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
+	if refused := toolchain.SemihostingRefusal(a.jail); refused != nil {
+		return *refused
+	}
 	args := RunArgs(a.machine)
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	res, err := a.jail.Run(ctx, sandbox.Spec{Args: args, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError("qemu-system-arm", err)
 	}
@@ -219,7 +224,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	if qemuStartFailure(res) {
 		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
 	}
-	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
+	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut, Limit: res.Limit}
 	if out.Exited {
 		out.ExitCode, out.Signal = res.ExitCode, res.Signal
 	}

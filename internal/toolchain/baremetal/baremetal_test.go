@@ -14,8 +14,10 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 const timerCase = "../../../cases/baremetal/timer-001"
@@ -39,6 +41,7 @@ func readFile(t testing.TB, path string) string {
 func requireTools(t testing.TB, run bool) {
 	t.Helper()
 	testenv.Tool(t, "make", "make", "the baremetal backend builds through the case's Makefile")
+	toolchaintest.Jail(t)
 	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi libnewlib-arm-none-eabi", "the baremetal backend cross-compiles Cortex-M firmware")
 	if run {
 		testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "baremetal L2 runs the firmware on QEMU mps2-an385")
@@ -46,7 +49,7 @@ func requireTools(t testing.TB, run bool) {
 }
 
 func request(c *cases.Case, code string, runTimeout time.Duration) toolchain.Request {
-	return toolchain.Request{Case: c, Code: code, Board: DefaultBoard, BuildTimeout: 2 * time.Minute, RunTimeout: runTimeout, CanRun: true}
+	return toolchain.Request{Case: c, Code: code, Board: DefaultBoard, BuildTimeout: 2 * time.Minute, RunTimeout: runTimeout, CanRun: true, Jail: sandbox.Detect(context.Background(), sandbox.JailConfig{})}
 }
 
 // caseUnchanged snapshots a case directory so tests can prove it was only read.
@@ -185,7 +188,7 @@ func TestBuildCommandAndEnvironment(t *testing.T) {
 
 	c := loadCase(t, timerCase)
 	path := bin + string(os.PathListSeparator) + "/usr/bin:/bin"
-	lr, art := New(WithPath(path)).Build(context.Background(), request(c, "int main(void){return 0;}", time.Second))
+	lr, art := New(WithPath(path)).Build(context.Background(), unconfined(request(c, "int main(void){return 0;}", time.Second)))
 	require.Nil(t, art)
 	require.Equal(t, result.StatusFailed, lr.Status)
 	require.Contains(t, lr.Reason, "src/main.c:3:1: error: expected ';' before '}' token")
@@ -238,4 +241,11 @@ func BenchmarkTimer001(b *testing.B) {
 			}
 		}
 	})
+}
+
+// unconfined is r for scripted stand-in tools, which record their calls
+// outside the workspace and run nothing untrusted.
+func unconfined(r toolchain.Request) toolchain.Request {
+	r.Jail = sandbox.Unconfined()
+	return r
 }

@@ -180,7 +180,7 @@ func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolch
 	env := sandbox.Env(ws.Dir, nil, set...)
 	cpp := []string{"cpp", "-nostdinc", "-undef", "-D__DTS__", "-x", "assembler-with-cpp",
 		"-I", includeDir, "-I", includeDir + "/zephyr", "-o", preprocessedPath, wrapperPath}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: cpp, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: cpp, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 	if err != nil {
 		return toolchain.StartError("cpp", err)
 	}
@@ -202,7 +202,7 @@ func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolch
 		dtc = append(dtc, "-W", "no-"+c)
 	}
 	dtc = append(dtc, "-o", OutputPath, preprocessedPath)
-	res, err = sandbox.Run(ctx, sandbox.Spec{Args: dtc, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+	res, err = req.Jail.Run(ctx, sandbox.Spec{Args: dtc, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 	if err != nil {
 		return toolchain.StartError("dtc", err)
 	}

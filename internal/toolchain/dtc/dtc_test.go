@@ -14,8 +14,10 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 const overlayCase = "../../../cases/zephyr/device-tree-001"
@@ -40,10 +42,11 @@ func requireTools(t testing.TB) {
 	t.Helper()
 	testenv.Tool(t, "cpp", "cpp", "overlays are preprocessed like Zephyr's devicetree sources")
 	testenv.Tool(t, "dtc", "device-tree-compiler", "overlays are compiled as devicetree plugins")
+	toolchaintest.Jail(t)
 }
 
 func request(c *cases.Case, code string) toolchain.Request {
-	return toolchain.Request{Case: c, Code: code, Board: "native_sim", BuildTimeout: time.Minute, RunTimeout: time.Second}
+	return toolchain.Request{Case: c, Code: code, Board: "native_sim", BuildTimeout: time.Minute, RunTimeout: time.Second, Jail: sandbox.Detect(context.Background(), sandbox.JailConfig{})}
 }
 
 func TestAvailable(t *testing.T) {

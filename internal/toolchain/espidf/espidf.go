@@ -138,7 +138,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		set = append(set, "PATH="+b.path)
 	}
 	env := sandbox.Env(ws.Dir, PassThrough(), set...)
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: BuildArgs(ws.Dir), Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: BuildArgs(ws.Dir), Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
 		return toolchain.StartError("idf.py build", err), nil

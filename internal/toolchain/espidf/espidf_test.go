@@ -13,6 +13,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -25,7 +26,7 @@ func request(t testing.TB, c *cases.Case, code string) toolchain.Request {
 	tgt, ok := reg.Resolve(c)
 	require.True(t, ok)
 	require.Equal(t, "esp-idf", tgt.Backend)
-	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second}
+	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, Jail: sandbox.Unconfined()}
 }
 
 // idfEnv sets what export.sh sets in the espressif/idf image.

@@ -141,7 +141,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	if err != nil {
 		return toolchain.StartError("stage workspace", err), nil
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: BuildArgs(kernel), Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: BuildArgs(kernel), Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
 		return toolchain.StartError("make", err), nil
@@ -172,7 +172,10 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	if _, err := os.Stat(filepath.Join(a.ws.Dir, Firmware)); err != nil {
 		return toolchain.ErrorLayer("freertos: make succeeded but left no " + Firmware)
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
+	if refused := toolchain.SemihostingRefusal(a.req.Jail); refused != nil {
+		return *refused
+	}
+	res, err := a.req.Jail.Run(ctx, sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError("qemu-system-arm", err)
 	}
@@ -182,7 +185,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	if qemuStartFailure(res) {
 		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
 	}
-	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut}
+	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut, Limit: res.Limit}
 	if !res.TimedOut {
 		out.Signal = res.Signal
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
@@ -28,7 +29,7 @@ func request(t testing.TB, c *cases.Case, code string) toolchain.Request {
 	tgt, ok := reg.Resolve(c)
 	require.True(t, ok)
 	require.Equal(t, "freertos", tgt.Backend)
-	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, CanRun: true}
+	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, CanRun: true, Jail: sandbox.Unconfined()}
 }
 
 // fakeKernel is a directory laid out like a FreeRTOS-Kernel checkout.

@@ -259,7 +259,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		jobs = req.Jobs
 	}
 	args := []string{"make", "-C", kdir, "M=" + ws.Dir, "-j" + strconv.Itoa(jobs), "modules"}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: sandbox.Env(ws.Dir, nil, set...), Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: sandbox.Env(ws.Dir, nil, set...), Timeout: req.BuildTimeout})
 	if err != nil {
 		_ = ws.Close()
 		return toolchain.StartError("make", err), nil

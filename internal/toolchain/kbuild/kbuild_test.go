@@ -15,8 +15,10 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 const driverCase = "../../../cases/embedded-linux/linux-driver-001"
@@ -42,6 +44,7 @@ func readFile(t testing.TB, path string) string {
 func requireKbuild(t testing.TB) {
 	t.Helper()
 	testenv.Tool(t, "make", "make", "kbuild runs make")
+	toolchaintest.Jail(t)
 	testenv.Tool(t, "gcc", "gcc", "kbuild compiles with gcc")
 	if _, _, err := New().KernelDir(); err != nil {
 		if os.Getenv(testenv.RequireEnv) == "1" {
@@ -52,7 +55,7 @@ func requireKbuild(t testing.TB) {
 }
 
 func request(c *cases.Case, code string) toolchain.Request {
-	return toolchain.Request{Case: c, Code: code, Board: "x86_64", BuildTimeout: 3 * time.Minute, RunTimeout: time.Second}
+	return toolchain.Request{Case: c, Code: code, Board: "x86_64", BuildTimeout: 3 * time.Minute, RunTimeout: time.Second, Jail: sandbox.Detect(context.Background(), sandbox.JailConfig{})}
 }
 
 // mkHeaders makes a fake kernel build directory (with a Makefile when
@@ -249,7 +252,7 @@ func TestCommandLineAndEnvironment(t *testing.T) {
 
 	c := loadCase(t, driverCase)
 	path := bin + string(os.PathListSeparator) + "/usr/bin:/bin"
-	lr, art := New(WithPath(path), WithKDIR(kdir), WithJobs(3)).Build(context.Background(), request(c, "/* module */"))
+	lr, art := New(WithPath(path), WithKDIR(kdir), WithJobs(3)).Build(context.Background(), unconfined(request(c, "/* module */")))
 	require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
 	ws := art.(*toolchain.BuildOnly).Workspace.Dir
 	require.NoError(t, art.Close())
@@ -271,7 +274,7 @@ func TestDefaultKbuild(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "make"), script, 0o755))
 	kdir := mkHeaders(t, t.TempDir(), "headers", true)
 	c := &cases.Case{Entry: cases.Entry{Dir: t.TempDir()}}
-	lr, art := New(WithPath(bin+":/usr/bin:/bin"), WithKDIR(kdir)).Build(context.Background(), request(c, "/* module */"))
+	lr, art := New(WithPath(bin+":/usr/bin:/bin"), WithKDIR(kdir)).Build(context.Background(), unconfined(request(c, "/* module */")))
 	require.Equal(t, result.StatusPassed, lr.Status)
 	defer func() { require.NoError(t, art.Close()) }()
 	require.Equal(t, defaultKbuild, readFile(t, filepath.Join(art.(*toolchain.BuildOnly).Workspace.Dir, "Kbuild")))
@@ -315,4 +318,11 @@ func BenchmarkLinuxDriver001(b *testing.B) {
 			}
 		})
 	}
+}
+
+// unconfined is r for scripted stand-in tools, which record their calls
+// outside the workspace and run nothing untrusted.
+func unconfined(r toolchain.Request) toolchain.Request {
+	r.Jail = sandbox.Unconfined()
+	return r
 }

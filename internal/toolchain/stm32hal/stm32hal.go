@@ -211,7 +211,7 @@ func (b *Backend) compile(ctx context.Context, req toolchain.Request, ws *sandbo
 		if left <= 0 {
 			return toolchain.ErrorLayer(fmt.Sprintf("%s %s: timed out after %s", Compiler, src, req.BuildTimeout))
 		}
-		res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: left})
+		res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: left})
 		if err != nil {
 			return toolchain.StartError(Compiler, err)
 		}

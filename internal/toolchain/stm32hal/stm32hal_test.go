@@ -47,7 +47,7 @@ func request(t testing.TB, c *cases.Case, code string) toolchain.Request {
 	tgt, ok := reg.Resolve(c)
 	require.True(t, ok)
 	require.Equal(t, "stm32-hal", tgt.Backend)
-	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second}
+	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, Jail: sandbox.Unconfined()}
 }
 
 // useStandInHAL points STM32_HAL_PATH at the stand-in header tree.

@@ -5,6 +5,7 @@
 package toolchaintest
 
 import (
+	"context"
 	_ "embed"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
 //go:embed standin.sh
@@ -134,3 +136,16 @@ func RequireGone(t *testing.T, pidFile string) {
 // Script returns the stand-in script, for tests that install it under a
 // path of their own.
 func Script() string { return standinScript }
+
+// Jail returns the jail real toolchain tests build and run in: the
+// strongest this machine gives. Without one that confines, the test is
+// skipped (failed under EMBEDEVAL_REQUIRE_TOOLCHAINS=1), as for a missing
+// toolchain: real builds of untrusted code never run unconfined.
+func Jail(t testing.TB) *sandbox.Jail {
+	t.Helper()
+	j := sandbox.Detect(context.Background(), sandbox.JailConfig{})
+	if !j.Confined() {
+		testenv.Missing(t, "no jail for real builds here (Debian package bubblewrap, or run as root): "+j.Describe())
+	}
+	return j
+}

@@ -144,13 +144,13 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		_ = ws.Close()
 		return toolchain.ErrorLayer(err.Error()), nil
 	}
-	return lr, &artifact{b: b, ws: ws, timeout: req.RunTimeout, expected: expected}
+	return lr, &artifact{b: b, ws: ws, jail: req.Jail, timeout: req.RunTimeout, expected: expected}
 }
 
 func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchain.Request) result.LayerResult {
 	env := b.env(ws.Dir)
 	run := func(step string, args []string) (sandbox.Result, *result.LayerResult) {
-		res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+		res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 		if err != nil {
 			lr := toolchain.StartError(step, err)
 			return res, &lr
@@ -196,6 +196,7 @@ func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchai
 type artifact struct {
 	b        *Backend
 	ws       *sandbox.Workspace
+	jail     *sandbox.Jail
 	timeout  time.Duration
 	expected []string
 }
@@ -203,14 +204,14 @@ type artifact struct {
 // Run executes ./app until it exits or the run timeout stops it (its whole
 // process group), and judges its output.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: []string{"./" + Program}, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	res, err := a.jail.Run(ctx, sandbox.Spec{Args: []string{"./" + Program}, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError("./"+Program, err)
 	}
 	if res.Cancelled {
 		return toolchain.ErrorLayer("./" + Program + ": cancelled")
 	}
-	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut}
+	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut, Limit: res.Limit}
 	if out.Exited {
 		out.ExitCode, out.Signal = res.ExitCode, res.Signal
 	}

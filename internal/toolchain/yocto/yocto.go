@@ -195,7 +195,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 			return toolchain.StartError("stage workspace", err), nil
 		}
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: BuildArgs(), Dir: filepath.Join(ws.Dir, BuildDir), Env: b.Env(ws.Dir, poky), Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: BuildArgs(), Dir: filepath.Join(ws.Dir, BuildDir), Workspace: ws.Dir, Env: b.Env(ws.Dir, poky), Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
 		return toolchain.StartError("bitbake -p", err), nil

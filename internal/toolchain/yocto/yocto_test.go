@@ -14,6 +14,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -32,7 +33,7 @@ func request(t testing.TB, c *cases.Case, code string) toolchain.Request {
 	tgt, ok := reg.Resolve(c)
 	require.True(t, ok)
 	require.Equal(t, "yocto", tgt.Backend)
-	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second}
+	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, Jail: sandbox.Unconfined()}
 }
 
 // fakePoky lays out a poky checkout whose bitbake is the stand-in.

@@ -197,7 +197,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		// west build -o passes options to the build tool (ninja).
 		args = append(args[:2], append([]string{"-o=-j" + strconv.Itoa(req.Jobs)}, args[2:]...)...)
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: env, Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
 		return toolchain.StartError("west build", err), nil
@@ -237,14 +237,14 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 			return toolchain.ErrorLayer("zephyr: west build succeeded but left no " + NativeExe)
 		}
 	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
+	res, err := a.req.Jail.Run(ctx, sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
 	if err != nil {
 		return toolchain.StartError(step, err)
 	}
 	if res.Cancelled {
 		return toolchain.ErrorLayer(step + ": cancelled")
 	}
-	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut}
+	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut, Limit: res.Limit}
 	if !res.TimedOut {
 		out.Signal = res.Signal
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -45,7 +46,7 @@ func request(t testing.TB, c *cases.Case, code, board string) toolchain.Request 
 	if board == "" {
 		board = tgt.Board(c)
 	}
-	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: board, BuildTimeout: time.Minute, RunTimeout: 300 * time.Millisecond, CanRun: true}
+	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: board, BuildTimeout: time.Minute, RunTimeout: 300 * time.Millisecond, CanRun: true, Jail: sandbox.Unconfined()}
 }
 
 func merge(a, b map[string]string) map[string]string {
