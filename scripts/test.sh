@@ -15,6 +15,7 @@ packages=(
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm  # bare-metal Cortex-M (L1, L2)
 	shellcheck                                           # the scripts inside workflows and actions
 	python3                                              # the bridge to Python check modules (checks/*.py)
+	bubblewrap                                           # the jail of every build and run of untrusted code
 )
 
 missing=()

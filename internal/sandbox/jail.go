@@ -317,6 +317,13 @@ func (j *Jail) Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("sandbox: workspace: %w", err)
 	}
+	if j.mode == ModeNone {
+		// Unconfined, a process of this user reads this process's
+		// environment through /proc: no credential may be in it.
+		if names := credentialVariables(); len(names) > 0 {
+			return Result{}, fmt.Errorf("sandbox: %w: running unconfined (--allow-unjailed) while credential variables are set (%s): an unconfined process could read them from /proc; unset them or use a jail", ErrNoJail, strings.Join(names, ", "))
+		}
+	}
 	opts := runOptions{workspace: ws, limits: j.limits}
 	inner := spec.Args
 	if j.prlimit != "" {
@@ -372,6 +379,20 @@ func (j *Jail) Run(ctx context.Context, spec Spec) (Result, error) {
 		res.ExitCode = -1
 	}
 	return res, nil
+}
+
+// credentialVariables names the non-empty variables of this process's
+// environment that look like credentials (IsSecretName).
+func credentialVariables() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if v != "" && IsSecretName(k) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // prlimitArgs sets the limits and execs the command.

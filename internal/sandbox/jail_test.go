@@ -294,7 +294,23 @@ func TestDetectWithoutAnyJail(t *testing.T) {
 	ok, _ = allowed.Usable()
 	require.True(t, ok)
 	require.False(t, allowed.Confined())
+	require.False(t, allowed.MayRunSemihosting())
 	require.Contains(t, allowed.Describe(), "UNCONFINED")
+
+	// Unconfined, nothing runs while a key is in the environment: a
+	// process of the same user could read it from /proc.
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); IsSecretName(k) {
+			t.Setenv(k, "")
+		}
+	}
+	res, err := allowed.Run(context.Background(), Spec{Args: []string{"true"}, Dir: empty, Env: Env(empty, nil)})
+	require.NoError(t, err)
+	require.True(t, res.OK())
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	_, err = allowed.Run(context.Background(), Spec{Args: []string{"true"}, Dir: empty, Env: Env(empty, nil)})
+	require.ErrorIs(t, err, ErrNoJail)
+	require.ErrorContains(t, err, "credential variables are set (OPENAI_API_KEY)")
 }
 
 func TestReadOnlyPathsFromEnvAndArgs(t *testing.T) {

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/testenv"
+)
+
+// hostileKey is put in the evaluator's environment; no output of any
+// evaluation may contain it.
+const hostileKey = "sk-ant-hostile-suite-0d5e1b"
+
+// hostileSetup holds what the hostile answers aim at: a secret file in a
+// world-readable host directory (as a home directory or a checkout often
+// is), a world-writable drop directory outside every workspace, and the
+// repository itself.
+type hostileSetup struct {
+	secretFile, dropDir, repoFile string
+}
+
+func newHostileSetup(t *testing.T) hostileSetup {
+	t.Helper()
+	testenv.Tool(t, "bwrap", "bubblewrap", "the hostile answers are contained by the jail")
+	testenv.Tool(t, "gcc", "gcc", "the userspace answers are built on the host")
+	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi libnewlib-arm-none-eabi", "the semihosting answer is bare-metal firmware")
+	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "the semihosting answer runs on QEMU")
+	t.Setenv("ANTHROPIC_API_KEY", hostileKey)
+	t.Setenv("GITHUB_TOKEN", hostileKey)
+
+	host, err := os.MkdirTemp("", "embedeval-hostile-host-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(host) })
+	require.NoError(t, os.Chmod(host, 0o755))
+	secret := filepath.Join(host, "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte(hostileKey+"\n"), 0o644))
+	drop := filepath.Join(host, "drop")
+	require.NoError(t, os.Mkdir(drop, 0o777))
+	require.NoError(t, os.Chmod(drop, 0o777))
+	repo, err := filepath.Abs("../../go.mod")
+	require.NoError(t, err)
+	return hostileSetup{secretFile: secret, dropDir: drop, repoFile: repo}
+}
+
+// answer writes a hostile answer from testdata/hostile with its
+// placeholders filled in.
+func (h hostileSetup) answer(t *testing.T, text string, extra ...string) string {
+	t.Helper()
+	r := strings.NewReplacer(append([]string{"@SECRET_FILE@", h.secretFile, "@DROP_DIR@", h.dropDir, "@REPO_FILE@", h.repoFile}, extra...)...)
+	path := filepath.Join(t.TempDir(), "answer.c")
+	require.NoError(t, os.WriteFile(path, []byte(r.Replace(text)), 0o644))
+	return path
+}
+
+func readHostile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "hostile", name))
+	require.NoError(t, err)
+	return string(data)
+}
+
+// evaluateHostile runs `embedeval evaluate` on one answer with L1 and L2
+// and checks what every hostile answer must never achieve: a key or the
+// secret file's content in any output, a file outside the workspace.
+func (h hostileSetup) evaluateHostile(t *testing.T, caseID, answer string) (int, string) {
+	t.Helper()
+	start := time.Now()
+	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", caseID, "--layers", "L1,L2", "--json", "--run-timeout", "5s", answer)
+	all := out + errOut
+	require.Less(t, time.Since(start), 3*time.Minute, "the evaluation was not bounded")
+	require.NotContains(t, all, hostileKey, "a key or the secret file reached the output")
+	require.NotContains(t, all, "module github.com/embedeval", "the repository reached the output")
+	require.NoFileExists(t, filepath.Join(h.dropDir, "dropped.txt"), "the answer wrote outside its workspace")
+	require.NoFileExists(t, filepath.Join(h.dropDir, "system.txt"), "semihosting ran a host command")
+	var rec struct {
+		Layers []struct {
+			Name, Status, Reason string
+		} `json:"layers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rec), all)
+	require.Len(t, rec.Layers, 5)
+	require.NotEqual(t, "skipped", rec.Layers[1].Status, "L1 was not run: %s", rec.Layers[1].Reason)
+	if rec.Layers[1].Status == "passed" {
+		require.NotEqual(t, "skipped", rec.Layers[2].Status, "L2 was not run: %s", rec.Layers[2].Reason)
+	}
+	return code, rec.Layers[1].Status + " / " + rec.Layers[2].Status + ": " + rec.Layers[1].Reason + " / " + rec.Layers[2].Reason
+}
+
+// TestHostileAnswersAreContained is the issue's suite of hostile answers,
+// evaluated through the evaluate command with the jail auto-detection the
+// command uses: each is contained, none reaches a key, a host file or
+// anything outside its workspace, and none outlives its run.
+func TestHostileAnswersAreContained(t *testing.T) {
+	h := newHostileSetup(t)
+	const userspace = "linux-userspace-004"
+
+	t.Run("proc-environ", func(t *testing.T) {
+		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "proc_environ.c")))
+	})
+	t.Run("host-files", func(t *testing.T) {
+		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "host_files.c")))
+	})
+	t.Run("include-host-file", func(t *testing.T) {
+		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "include_host.c")))
+		require.True(t, strings.HasPrefix(out, "failed"), "the host file is not there to include: %s", out)
+	})
+	t.Run("setsid-double-fork", func(t *testing.T) {
+		var raw [4]byte
+		_, err := rand.Read(raw[:])
+		require.NoError(t, err)
+		name := "esc" + hex.EncodeToString(raw[:])
+		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "escape.c"), "@NAME@", name))
+		require.Empty(t, processesNamed(name), "a descendant outlived the run")
+	})
+	t.Run("fork-bomb", func(t *testing.T) {
+		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "fork_bomb.c")))
+	})
+	t.Run("memory-bomb", func(t *testing.T) {
+		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "memory_bomb.c")))
+		require.Contains(t, out, "exited with status 1", "malloc failed (its only way out): the memory limit stopped it")
+	})
+	t.Run("1GiB-file", func(t *testing.T) {
+		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "big_file.c")))
+	})
+	t.Run("semihosting", func(t *testing.T) {
+		ref, err := os.ReadFile(filepath.Join(bundledCorpus, "baremetal", "timer-001", "reference", "main.c"))
+		require.NoError(t, err)
+		_, out := h.evaluateHostile(t, "timer-001", h.answer(t, string(ref)+readHostile(t, "semihosting.c.tail")))
+		require.Equal(t, "passed / passed: built by baremetal for mps2-an385 (target baremetal-cortex-m) / ran baremetal for mps2-an385 (target baremetal-cortex-m)", out,
+			"the firmware ran, its constructor included (and its host calls went nowhere)")
+	})
+
+	// After all of that, an honest answer still builds, runs and passes.
+	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", userspace, "--layers", "L1,L2")
+	require.Equal(t, ExitOK, code, out+errOut)
+}
+
+// processesNamed lists the /proc entries whose command name is name: the
+// host's /proc shows the processes of every PID namespace.
+func processesNamed(name string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		comm, err := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
+		if err == nil && strings.TrimSpace(string(comm)) == name {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

@@ -1,0 +1,8 @@
+/* Hostile answer: forks without end. */
+#include <unistd.h>
+
+int main(void)
+{
+	for (;;)
+		fork();
+}
