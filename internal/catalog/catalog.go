@@ -8,7 +8,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -50,7 +49,7 @@ func Build(ctx context.Context, corpus []*cases.Case, plan func(*cases.Case) too
 		if diag.HasErrors(ps) {
 			return nil, fmt.Errorf("%s: %s", m.ID, ps[0])
 		}
-		ref, err := os.ReadFile(c.ReferencePath)
+		ref, err := cases.ReadFile(c.ReferencePath)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.ID, err)
 		}

@@ -37,9 +37,9 @@ package llm
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
 )
 
@@ -88,7 +88,7 @@ func (referenceModel) Name() string { return "reference" }
 // Generate returns the case's reference solution inside a fenced block, the way
 // a model would answer.
 func (referenceModel) Generate(_ context.Context, req Request) (Reply, error) {
-	data, err := os.ReadFile(req.Case.ReferencePath)
+	data, err := cases.ReadFile(req.Case.ReferencePath)
 	if err != nil {
 		return Reply{}, fmt.Errorf("read reference of %s: %w", req.Case.Meta.ID, err)
 	}

@@ -47,6 +47,9 @@ type Artifact struct {
 	Timings     map[string]float64  `json:"timings"`
 	InfraErrors []InfraError        `json:"infra_errors"`
 	Results     []result.EvalResult `json:"results"`
+	// Jail says how the job confined the builds and runs of the answers
+	// (sandbox.Jail.Describe), for reviewers of the results.
+	Jail string `json:"jail,omitempty"`
 }
 
 // NewArtifact assembles shard n's artifact from its results (sorted here),

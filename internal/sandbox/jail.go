@@ -395,6 +395,54 @@ func credentialVariables() []string {
 	return out
 }
 
+// Wrap returns the command line that starts spec.Args confined, for a
+// long-lived process the caller starts and talks to itself (a check worker
+// on pipes). Under bubblewrap it runs as the caller's own user mapped into
+// a new user namespace, with every capability dropped: a worker reads the
+// caller's interpreter and packages, which may lie where a dedicated uid
+// cannot reach. The limits apply except the process count (it would count
+// the caller's own processes). spec.Workspace (or spec.Dir) is the only
+// writable place; spec.ReadOnly and the paths named in spec.Env and
+// spec.Args are visible read-only. In uid mode and in none mode (when
+// allowed) the process is not confined beyond the limits: the caller
+// decides whether that is acceptable, and Confined tells it.
+func (j *Jail) Wrap(spec Spec) ([]string, error) {
+	if ok, why := j.Usable(); !ok {
+		return nil, fmt.Errorf("sandbox: %w: %s", ErrNoJail, why)
+	}
+	if len(spec.Args) == 0 {
+		return nil, errors.New("sandbox: empty command line")
+	}
+	if j.standIn {
+		return spec.Args, nil
+	}
+	ws := spec.Workspace
+	if ws == "" {
+		ws = spec.Dir
+	}
+	if ws == "" {
+		return nil, errors.New("sandbox: a jailed process needs a workspace directory")
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: workspace: %w", err)
+	}
+	same := *j
+	same.dedicatedUID = false
+	inner := spec.Args
+	if same.prlimit != "" {
+		inner = append(same.prlimitArgs(), spec.Args...)
+	}
+	if j.mode != ModeBubblewrap {
+		return inner, nil
+	}
+	args, err := same.bwrapArgs(spec, ws)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(args, "--"), inner...), nil
+}
+
 // prlimitArgs sets the limits and execs the command.
 func (j *Jail) prlimitArgs() []string {
 	l := j.limits

@@ -10,7 +10,6 @@ package toolchain
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -245,7 +244,7 @@ func ExpectedOutput(c *cases.Case) ([]string, error) {
 	if c.ExpectedOutputPath == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(c.ExpectedOutputPath)
+	data, err := cases.ReadFile(c.ExpectedOutputPath)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.ExpectedOutputPath, err)
 	}

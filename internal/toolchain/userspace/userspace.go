@@ -25,12 +25,15 @@ package userspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
@@ -108,8 +111,8 @@ func (b *Backend) env(dir string) []string {
 // none when the file does not exist.
 func Packages(caseDir string) ([]string, error) {
 	p := filepath.Join(caseDir, PackagesFile)
-	data, err := os.ReadFile(p)
-	if os.IsNotExist(err) {
+	data, err := cases.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
