@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/pycheck"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 )
 
 func newDoctorCommand() *cobra.Command {
@@ -24,9 +25,9 @@ untrusted code (bubblewrap, a dedicated uid, or none: see --jail and
 --allow-unjailed).
 Layers that cannot run are skipped by validate and run (never passed);
 --require-layers turns that into an error. The last line says whether the
-bridge to Python check modules (--allow-python-checks) would work: the
-interpreter, and where the Python implementation's embedeval package
-imports from (PYTHONPATH).`,
+bridge to Python check modules (--allow-python-checks) would work: whether
+its worker is jailed, the interpreter, and where the Python implementation's
+embedeval package imports from (PYTHONPATH).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := tc.dispatcher(cmd.Context())
@@ -54,7 +55,7 @@ imports from (PYTHONPATH).`,
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), pythonBridgeLine(cmd, python.python))
+			fmt.Fprintln(cmd.OutOrStdout(), pythonBridgeLine(cmd, python.python, d.Jail()))
 			return nil
 		},
 	}
@@ -64,17 +65,22 @@ imports from (PYTHONPATH).`,
 	return cmd
 }
 
-// pythonBridgeLine probes the Python check bridge for doctor's last line.
-func pythonBridgeLine(cmd *cobra.Command, python string) string {
-	b := pycheck.New(pycheck.Options{Python: python})
+// pythonBridgeLine probes the Python check bridge, in jail as run and
+// validate would start it, for doctor's last line.
+func pythonBridgeLine(cmd *cobra.Command, python string, jail *sandbox.Jail) string {
+	b := pycheck.New(pycheck.Options{Python: python, Jail: jail})
 	defer b.Close()
 	p, err := b.Probe(cmd.Context())
+	jailed := "worker NOT jailed (runs as this user and sees its files; jail " + string(jail.Mode()) + ")"
+	if b.Jailed() {
+		jailed = "worker jailed (bubblewrap)"
+	}
 	switch {
 	case err != nil:
 		return fmt.Sprintf("python checks (--allow-python-checks): unavailable: %v", err)
 	case p.EmbedevalErr != "":
-		return fmt.Sprintf("python checks (--allow-python-checks): %s %s; the embedeval package does not import (%s): set PYTHONPATH to the Python implementation's src/ or pick its interpreter with --python", p.Executable, p.Python, p.EmbedevalErr)
+		return fmt.Sprintf("python checks (--allow-python-checks): %s; %s %s; the embedeval package does not import (%s): set PYTHONPATH to the Python implementation's src/ or pick its interpreter with --python", jailed, p.Executable, p.Python, p.EmbedevalErr)
 	default:
-		return fmt.Sprintf("python checks (--allow-python-checks): %s %s; embedeval package from %s", p.Executable, p.Python, p.Embedeval)
+		return fmt.Sprintf("python checks (--allow-python-checks): %s; %s %s; embedeval package from %s", jailed, p.Executable, p.Python, p.Embedeval)
 	}
 }

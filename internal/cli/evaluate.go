@@ -68,7 +68,7 @@ Exit code 0 when the solution passes, 1 when it fails or cannot be judged,
 			if err != nil {
 				return fmt.Errorf("check runtime: %w", err)
 			}
-			if opts := python.options(limits.Timeout); opts != nil {
+			if opts := python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir); opts != nil {
 				bridge := pycheck.New(*opts)
 				defer bridge.Close()
 				rt.UseForeign(bridge)

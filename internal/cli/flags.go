@@ -9,6 +9,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 )
 
 // corpusFlags are the flags that choose cases; every command that reads the
@@ -57,12 +58,20 @@ func (f *pythonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.python, "python", pycheck.DefaultPython, "Python interpreter of the bridge (its PYTHONPATH must reach the Python implementation's embedeval package)")
 }
 
-// options returns the bridge options, or nil when Python checks are not allowed.
-func (f *pythonFlags) options(timeout time.Duration) *pycheck.Options {
+// options returns the bridge options, or nil when Python checks are not
+// allowed: the worker runs in jail (the toolchain dispatcher's) and reads
+// the corpus roots (empty ones are left out).
+func (f *pythonFlags) options(timeout time.Duration, jail *sandbox.Jail, roots ...string) *pycheck.Options {
 	if !f.allow {
 		return nil
 	}
-	return &pycheck.Options{Python: f.python, Timeout: timeout}
+	var readOnly []string
+	for _, r := range roots {
+		if r != "" {
+			readOnly = append(readOnly, r)
+		}
+	}
+	return &pycheck.Options{Python: f.python, Timeout: timeout, Jail: jail, ReadOnly: readOnly}
 }
 
 // refuse returns a usage error naming the selected cases that need the Python

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,14 +28,38 @@ type hostileSetup struct {
 	secretFile, dropDir, repoFile string
 }
 
+// hostileChildEnv marks the re-executed test process that holds the key in
+// the environment it was started with.
+const hostileChildEnv = "EMBEDEVAL_HOSTILE_SUITE_CHILD"
+
+// inKeyedProcess re-executes the running test in a child process started
+// with the key in its environment and reports whether the caller is that
+// child. /proc/<pid>/environ shows the environment a process was started
+// with, not later setenv calls: only a process started with the key
+// exposes it there, as the evaluator of a workflow step does.
+func inKeyedProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(hostileChildEnv) == "1" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), hostileChildEnv+"=1", "ANTHROPIC_API_KEY="+hostileKey, "GITHUB_TOKEN="+hostileKey)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the suite in the keyed process failed:\n%s", out)
+	if strings.Contains(string(out), "--- SKIP: "+t.Name()) {
+		t.Skipf("skipped in the keyed process:\n%s", out)
+	}
+	require.Contains(t, string(out), "--- PASS: "+t.Name(), "%s", out)
+	return false
+}
+
 func newHostileSetup(t *testing.T) hostileSetup {
 	t.Helper()
 	testenv.Tool(t, "bwrap", "bubblewrap", "the hostile answers are contained by the jail")
 	testenv.Tool(t, "gcc", "gcc", "the userspace answers are built on the host")
 	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi libnewlib-arm-none-eabi", "the semihosting answer is bare-metal firmware")
 	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "the semihosting answer runs on QEMU")
-	t.Setenv("ANTHROPIC_API_KEY", hostileKey)
-	t.Setenv("GITHUB_TOKEN", hostileKey)
+	require.Equal(t, hostileKey, os.Getenv("ANTHROPIC_API_KEY"), "the suite runs in a process started with the key")
 
 	host, err := os.MkdirTemp("", "embedeval-hostile-host-")
 	require.NoError(t, err)
@@ -72,8 +97,13 @@ func readHostile(t *testing.T, name string) string {
 // secret file's content in any output, a file outside the workspace.
 func (h hostileSetup) evaluateHostile(t *testing.T, caseID, answer string) (int, string) {
 	t.Helper()
+	return h.evaluateHostileFor(t, caseID, answer, 5*time.Second)
+}
+
+func (h hostileSetup) evaluateHostileFor(t *testing.T, caseID, answer string, runTimeout time.Duration) (int, string) {
+	t.Helper()
 	start := time.Now()
-	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", caseID, "--layers", "L1,L2", "--json", "--run-timeout", "5s", answer)
+	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", caseID, "--layers", "L1,L2", "--json", "--run-timeout", runTimeout.String(), answer)
 	all := out + errOut
 	require.Less(t, time.Since(start), 3*time.Minute, "the evaluation was not bounded")
 	require.NotContains(t, all, hostileKey, "a key or the secret file reached the output")
@@ -99,6 +129,9 @@ func (h hostileSetup) evaluateHostile(t *testing.T, caseID, answer string) (int,
 // command uses: each is contained, none reaches a key, a host file or
 // anything outside its workspace, and none outlives its run.
 func TestHostileAnswersAreContained(t *testing.T) {
+	if !inKeyedProcess(t) {
+		return
+	}
 	h := newHostileSetup(t)
 	const userspace = "linux-userspace-004"
 
@@ -124,7 +157,9 @@ func TestHostileAnswersAreContained(t *testing.T) {
 		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "fork_bomb.c")))
 	})
 	t.Run("memory-bomb", func(t *testing.T) {
-		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "memory_bomb.c")))
+		// A long run timeout: touching 4 GiB takes seconds on a loaded
+		// runner, and the point is that the limit, not the clock, stops it.
+		_, out := h.evaluateHostileFor(t, userspace, h.answer(t, readHostile(t, "memory_bomb.c")), 2*time.Minute)
 		require.Contains(t, out, "exited with status 1", "malloc failed (its only way out): the memory limit stopped it")
 	})
 	t.Run("1GiB-file", func(t *testing.T) {

@@ -246,6 +246,7 @@ func runShard(cmd *cobra.Command, f *runFlags, planPath string, n int, artifactP
 		return 0, fmt.Errorf("shard %d: %w (no artifact written)", n, err)
 	}
 	art := pipeline.NewArtifact(p, n, Version(), evaluated, started, time.Since(started), results)
+	art.Jail = prep.jail.Describe()
 	if err := pipeline.WriteArtifact(artifactPath, art); err != nil {
 		return 0, err
 	}

@@ -130,7 +130,8 @@ func runLocalPipeline(cmd *cobra.Command, f *localFlags) error {
 }
 
 // runShardProcess runs one shard as `<this binary> run --plan ...`. Only the
-// corpus, registry and cache flags are passed on; the plan sets the rest.
+// corpus, registry, jail and cache flags are passed on; the plan sets the
+// rest.
 func runShardProcess(cmd *cobra.Command, f *localFlags, planPath string, n int, artifact string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -143,6 +144,12 @@ func runShardProcess(cmd *cobra.Command, f *localFlags, planPath string, n int, 
 	}
 	if f.tc.platformsFile != "" {
 		args = append(args, "--platforms", f.tc.platformsFile)
+	}
+	if f.tc.jailMode != "" {
+		args = append(args, "--jail", f.tc.jailMode)
+	}
+	if f.tc.allowUnjailed {
+		args = append(args, "--allow-unjailed")
 	}
 	if f.noCache {
 		args = append(args, "--no-cache")

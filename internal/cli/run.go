@@ -162,7 +162,7 @@ func (f *modelFlags) prepare(cmd *cobra.Command, specs []string) (*prepared, err
 	p.opts = runner.Options{
 		Cases: sel, Models: p.models, Temperature: f.temperature, MaxTokens: f.maxTokens,
 		Prompt: prompt.Options{ContextPack: p.packText}, Platforms: p.platforms,
-		Layers: set, Jobs: f.jobs, Limits: f.limits, Toolchain: d, Python: f.python.options(f.limits.Timeout),
+		Layers: set, Jobs: f.jobs, Limits: f.limits, Toolchain: d, Python: f.python.options(f.limits.Timeout, d.Jail(), f.corpus.casesDir, f.corpus.privateDir),
 	}
 	return p, nil
 }

@@ -55,7 +55,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 			rep, err := validate.Run(cmd.Context(), validate.Options{
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
-				Python: python.options(limits.Timeout), MinCoverage: minCoverage,
+				Python: python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir), MinCoverage: minCoverage,
 			})
 			if err != nil {
 				return err

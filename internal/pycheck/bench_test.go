@@ -71,7 +71,7 @@ func BenchmarkPythonAlone(b *testing.B) {
 // BenchmarkRoundTrip is the bridge's fixed cost per call (a ping).
 func BenchmarkRoundTrip(b *testing.B) {
 	py := setupPython(b)
-	bridge := pycheck.New(pycheck.Options{Python: py})
+	bridge := pycheck.New(pycheck.Options{Python: py, Jail: workerJail(b)})
 	b.Cleanup(func() { _ = bridge.Close() })
 	_, err := bridge.Version(context.Background())
 	require.NoError(b, err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,6 +49,15 @@ type Options struct {
 	Timeout time.Duration
 	// Logger receives worker starts and restarts; slog.Default() if nil.
 	Logger *slog.Logger
+	// Jail confines the worker (sandbox.Jail.Wrap); the worker does not
+	// start without one. Only a bubblewrap jail confines its file system
+	// view and processes (Bridge.Jailed).
+	Jail *sandbox.Jail
+	// ReadOnly are the host paths the worker must read besides the
+	// interpreter's trees and PYTHONPATH: the corpus roots. A module asked
+	// about outside them (and outside earlier ones) gets its directory bound
+	// too, at the cost of a worker restart.
+	ReadOnly []string
 }
 
 // Bridge is a checks.ForeignBackend backed by one CPython worker process. It is
@@ -61,6 +71,14 @@ type Bridge struct {
 	ws   *sandbox.Workspace
 	// starts counts worker processes started (1 + restarts).
 	starts int
+	// interp is the interpreter's self-description, asked once.
+	interp *interpreter
+	// visible are the resolved host paths the running (or next) worker
+	// sees: Options.ReadOnly, PYTHONPATH entries and extra.
+	visible []string
+	// extra are module directories outside Options.ReadOnly that callers
+	// asked about; they are bound from the next start on.
+	extra []string
 }
 
 var (
@@ -79,7 +97,24 @@ func New(opts Options) *Bridge {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	// The jail binds absolute paths only; callers pass corpus roots as
+	// given on the command line ("cases").
+	readOnly := make([]string, 0, len(opts.ReadOnly))
+	for _, p := range opts.ReadOnly {
+		if abs, err := filepath.Abs(p); err == nil {
+			readOnly = append(readOnly, abs)
+		}
+	}
+	opts.ReadOnly = readOnly
 	return &Bridge{opts: opts, slot: make(chan struct{}, 1)}
+}
+
+// Jailed reports whether the worker runs confined: a bubblewrap jail, with
+// its own read-only view of the file system, no network and its own PID
+// namespace. In uid mode and in an allowed none mode the worker runs as the
+// evaluator's user and sees what it sees.
+func (b *Bridge) Jailed() bool {
+	return b.opts.Jail.Mode() == sandbox.ModeBubblewrap && b.opts.Jail.Confined()
 }
 
 // Starts returns how many worker processes the bridge has started so far.
@@ -208,11 +243,11 @@ func (b *Bridge) MutateAll(ctx context.Context, negativesPath, code string, plan
 	for _, p := range plans {
 		mods := make([]string, len(p.Modules))
 		for i, m := range p.Modules {
-			abs, err := filepath.Abs(m)
+			real, err := hostPath(m)
 			if err != nil {
-				return nil, fmt.Errorf("resolve %s: %w", m, err)
+				return nil, err
 			}
-			mods[i] = abs
+			mods[i] = real
 		}
 		req.Plans = append(req.Plans, plan{Negative: p.Negative, Modules: mods})
 	}
@@ -245,8 +280,8 @@ func (b *Bridge) MutateAll(ctx context.Context, negativesPath, code string, plan
 	written := map[string]string{}
 	for _, p := range plans {
 		for _, m := range p.Modules {
-			if abs, err := filepath.Abs(m); err == nil {
-				written[abs] = m
+			if real, err := hostPath(m); err == nil {
+				written[real] = m
 			}
 		}
 	}
@@ -367,12 +402,13 @@ func (b *Bridge) callWithin(ctx context.Context, path string, req request, out a
 		where = b.opts.Python
 	}
 	if path != "" {
-		abs, err := filepath.Abs(path)
+		real, err := hostPath(path)
 		if err != nil {
-			return fmt.Errorf("resolve %s: %w", path, err)
+			return err
 		}
-		req.Path = abs
+		req.Path = real
 	}
+	b.makeVisible(req)
 	if b.w == nil {
 		if err := b.start(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -436,6 +472,9 @@ func opName(op string) string {
 const StartTimeout = 60 * time.Second
 
 func (b *Bridge) start(ctx context.Context) error {
+	if b.opts.Jail == nil {
+		return errors.New("no jail configured for the Python worker")
+	}
 	if b.ws == nil {
 		ws, err := sandbox.NewWorkspace("embedeval-python-")
 		if err != nil {
@@ -444,16 +483,43 @@ func (b *Bridge) start(ctx context.Context) error {
 		b.ws = ws
 	}
 	set := []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "PYTHONUNBUFFERED=1"}
-	if _, ok := os.LookupEnv("PYTHONUSERBASE"); !ok {
+	userBase, ok := os.LookupEnv("PYTHONUSERBASE")
+	if !ok {
 		// HOME is the workspace in the sandbox; keep user-site installs
 		// (pip install --user) of the real home importable.
 		if home, err := os.UserHomeDir(); err == nil {
-			set = append(set, "PYTHONUSERBASE="+filepath.Join(home, ".local"))
+			userBase = filepath.Join(home, ".local")
 		}
 	}
-	cmd := exec.Command(b.opts.Python, "-B", "-c", workerSource)
+	// The jail binds each path at its real location: name them so.
+	if userBase != "" {
+		set = append(set, "PYTHONUSERBASE="+realList(userBase))
+	}
+	if v, ok := os.LookupEnv("PYTHONPATH"); ok {
+		set = append(set, "PYTHONPATH="+realList(v))
+	}
+	env := sandbox.Env(b.ws.Dir, PassThroughEnv(), set...)
+	if b.interp == nil {
+		// Asked outside the jail: Options.Python may be a shim (pyenv's
+		// are bash scripts) living where the jail has no reason to look.
+		in, err := resolveInterpreter(ctx, b.opts.Python, b.ws.Dir, env)
+		if err != nil {
+			return err
+		}
+		b.interp = &in
+	}
+	readOnly := append(append(append([]string{}, b.interp.Paths...), b.opts.ReadOnly...), b.extra...)
+	argv, err := b.opts.Jail.Wrap(sandbox.Spec{
+		Args: []string{b.interp.Executable, "-B", "-c", workerSource},
+		Dir:  b.ws.Dir, Env: env, ReadOnly: readOnly,
+	})
+	if err != nil {
+		return fmt.Errorf("confine the Python worker: %w", err)
+	}
+	b.visible = visibleRoots(append(append([]string{}, b.opts.ReadOnly...), b.extra...), env)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = b.ws.Dir
-	cmd.Env = sandbox.Env(b.ws.Dir, PassThroughEnv(), set...)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	w, err := startWorker(cmd)
 	if err != nil {
@@ -466,10 +532,102 @@ func (b *Bridge) start(ctx context.Context) error {
 		w.stop()
 		return fmt.Errorf("%s did not start (%v); stderr: %s", b.opts.Python, err, w.stderrTail())
 	}
+	if b.starts == 0 && !b.Jailed() {
+		b.opts.Logger.Warn("the Python check worker is not jailed: check modules run as this user and see its files", "jail", b.opts.Jail.Describe())
+	}
 	b.w = w
 	b.starts++
-	b.opts.Logger.Debug("python check worker started", "python", b.opts.Python, "pid", cmd.Process.Pid, "starts", b.starts)
+	b.opts.Logger.Debug("python check worker started", "python", b.interp.Executable, "jailed", b.Jailed(), "pid", cmd.Process.Pid, "starts", b.starts)
 	return nil
+}
+
+// hostPath is the absolute path of p with symlinks resolved: the path a
+// jail binds, hence the one the worker is given. A path that does not
+// resolve is returned absolute (the worker reports it missing).
+func hostPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", p, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real, nil
+	}
+	return abs, nil
+}
+
+// realList resolves the symlinks of every absolute entry of a path list
+// (PYTHONPATH) that exists; other entries are kept as they are.
+func realList(v string) string {
+	parts := filepath.SplitList(v)
+	for i, p := range parts {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			parts[i] = real
+		}
+	}
+	return strings.Join(parts, string(filepath.ListSeparator))
+}
+
+// visibleRoots resolves the paths a jailed worker sees on purpose: roots and
+// the PYTHONPATH and PYTHONUSERBASE entries of env.
+func visibleRoots(roots, env []string) []string {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "PYTHONPATH" || k == "PYTHONUSERBASE" {
+			roots = append(roots, filepath.SplitList(v)...)
+		}
+	}
+	var out []string
+	for _, r := range roots {
+		if !filepath.IsAbs(r) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// makeVisible binds the directory of every module req names that a jailed
+// worker cannot see (outside Options.ReadOnly: validate's base-revision
+// modules in a temporary directory), stopping the running worker so that
+// the next start binds it. Each directory costs one restart at most.
+func (b *Bridge) makeVisible(req request) {
+	if !b.Jailed() {
+		return
+	}
+	paths := []string{req.Path}
+	for _, p := range req.Plans {
+		paths = append(paths, p.Modules...)
+	}
+	for _, p := range paths {
+		if p == "" || b.sees(p) {
+			continue
+		}
+		dir := filepath.Dir(p)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || slices.Contains(b.extra, dir) {
+			continue
+		}
+		b.extra = append(b.extra, dir)
+		b.visible = append(b.visible, dir)
+		if b.w != nil {
+			b.opts.Logger.Debug("python check worker restarted to see a module outside the corpus roots", "dir", dir)
+			b.w.stop()
+			b.w = nil
+		}
+	}
+}
+
+// sees reports whether p lies under a path the worker sees.
+func (b *Bridge) sees(p string) bool {
+	for _, r := range b.visible {
+		if p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 type timeoutError struct{}

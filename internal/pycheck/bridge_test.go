@@ -20,19 +20,23 @@ import (
 	"github.com/embedeval/embedeval-go/internal/result"
 )
 
-// module writes a check module into a fresh checks/ directory.
-func module(t *testing.T, name, src string) string {
+// module writes a check module into a fresh case directory under root (a
+// corpus root the bridge reads).
+func module(t *testing.T, root, name, src string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "checks")
+	caseDir, err := os.MkdirTemp(root, "case-")
+	require.NoError(t, err)
+	dir := filepath.Join(caseDir, "checks")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	p := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
 	return p
 }
 
-func newBridge(t *testing.T, py string, timeout time.Duration) *pycheck.Bridge {
+// newBridge is a bridge whose worker runs in workerJail and reads roots.
+func newBridge(t *testing.T, py string, timeout time.Duration, roots ...string) *pycheck.Bridge {
 	t.Helper()
-	b := pycheck.New(pycheck.Options{Python: py, Timeout: timeout})
+	b := pycheck.New(pycheck.Options{Python: py, Timeout: timeout, Jail: workerJail(t), ReadOnly: roots})
 	t.Cleanup(func() { _ = b.Close() })
 	return b
 }
@@ -55,8 +59,9 @@ def run_checks(generated_code):
 
 func TestCaseErrorsNameFileAndLine(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	ctx := context.Background()
-	b := newBridge(t, py, 0)
+	b := newBridge(t, py, 0, root)
 	tests := []struct {
 		name, src string
 		load      bool // the error comes at load time
@@ -79,7 +84,7 @@ func TestCaseErrorsNameFileAndLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := module(t, "static.py", tc.src)
+			path := module(t, root, "static.py", tc.src)
 			err := b.LoadChecks(ctx, path)
 			if !tc.load {
 				require.NoError(t, err)
@@ -97,8 +102,9 @@ func TestCaseErrorsNameFileAndLine(t *testing.T) {
 
 func TestRecordsConverted(t *testing.T) {
 	py := setupPython(t)
-	b := newBridge(t, py, 0)
-	path := module(t, "behavior.py", `import sys
+	root := t.TempDir()
+	b := newBridge(t, py, 0, root)
+	path := module(t, root, "behavior.py", `import sys
 from embedeval.models import CheckDetail
 
 
@@ -128,9 +134,10 @@ def run_checks(code):
 
 func TestNegativesAndMutations(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	ctx := context.Background()
-	b := newBridge(t, py, 0)
-	path := module(t, "negatives.py", `NEGATIVES = [
+	b := newBridge(t, py, 0, root)
+	path := module(t, root, "negatives.py", `NEGATIVES = [
     {"name": "drop_volatile", "mutation": lambda c: c.replace("volatile ", ""),
      "must_fail": ["x"], "description": "d", "factor_id": "F2.2"},
     {"name": "soft",
@@ -157,20 +164,21 @@ func TestNegativesAndMutations(t *testing.T) {
 	assert.Contains(t, p.Message, "returned int, want a string")
 	assert.Equal(t, 8, p.Line)
 
-	bad := module(t, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c}]\n")
+	bad := module(t, root, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c}]\n")
 	p = problem(t, func() error { _, err := b.LoadNegatives(ctx, bad); return err }())
 	assert.Contains(t, p.Message, "needs must_fail or should_fail")
-	bad = module(t, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c, 'must_fail': 'x'}]\n")
+	bad = module(t, root, "negatives.py", "NEGATIVES = [{'name': 'n', 'mutation': lambda c: c, 'must_fail': 'x'}]\n")
 	p = problem(t, func() error { _, err := b.LoadNegatives(ctx, bad); return err }())
 	assert.Contains(t, p.Message, "NEGATIVES[0]: must_fail must be a list of check names")
 }
 
 func TestHungWorkerIsStoppedAndRestarted(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	ctx := context.Background()
-	b := newBridge(t, py, 300*time.Millisecond)
-	hang := module(t, "static.py", "def run_checks(code):\n    while True:\n        pass\n")
-	ok := module(t, "behavior.py", okChecks)
+	b := newBridge(t, py, 300*time.Millisecond, root)
+	hang := module(t, root, "static.py", "def run_checks(code):\n    while True:\n        pass\n")
+	ok := module(t, root, "behavior.py", okChecks)
 	require.NoError(t, b.LoadChecks(ctx, hang))
 	start := time.Now()
 	_, err := b.RunChecks(ctx, hang, "int main;")
@@ -188,16 +196,17 @@ func TestHungWorkerIsStoppedAndRestarted(t *testing.T) {
 
 func TestCrashedWorkerIsRestarted(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	ctx := context.Background()
-	b := newBridge(t, py, 0)
-	crash := module(t, "static.py", "import os, sys\n\n\ndef run_checks(code):\n    print('dying', file=sys.stderr)\n    os._exit(3)\n")
+	b := newBridge(t, py, 0, root)
+	crash := module(t, root, "static.py", "import os, sys\n\n\ndef run_checks(code):\n    print('dying', file=sys.stderr)\n    os._exit(3)\n")
 	require.NoError(t, b.LoadChecks(ctx, crash))
 	_, err := b.RunChecks(ctx, crash, "x")
 	p := problem(t, err)
 	assert.Equal(t, pycheck.BridgeRule, p.Rule)
 	assert.Contains(t, p.Message, "exit status 3")
 	assert.Contains(t, p.Message, "dying")
-	ok := module(t, "behavior.py", okChecks)
+	ok := module(t, root, "behavior.py", okChecks)
 	require.NoError(t, b.LoadChecks(ctx, ok))
 	_, err = b.RunChecks(ctx, ok, "x")
 	require.NoError(t, err)
@@ -206,8 +215,9 @@ func TestCrashedWorkerIsRestarted(t *testing.T) {
 
 func TestCancelledContextStopsTheCall(t *testing.T) {
 	py := setupPython(t)
-	b := newBridge(t, py, time.Minute)
-	hang := module(t, "static.py", "import time\n\n\ndef run_checks(code):\n    time.sleep(60)\n    return []\n")
+	root := t.TempDir()
+	b := newBridge(t, py, time.Minute, root)
+	hang := module(t, root, "static.py", "import time\n\n\ndef run_checks(code):\n    time.sleep(60)\n    return []\n")
 	require.NoError(t, b.LoadChecks(context.Background(), hang))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -217,10 +227,11 @@ func TestCancelledContextStopsTheCall(t *testing.T) {
 
 func TestWorkerEnvironmentIsAllowlisted(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "do-not-leak")
 	t.Setenv("EMBEDEVAL_TEST_UNLISTED", "not-passed")
-	b := newBridge(t, py, 0)
-	path := module(t, "static.py", `import os
+	b := newBridge(t, py, 0, root)
+	path := module(t, root, "static.py", `import os
 
 
 def run_checks(code):
@@ -243,8 +254,9 @@ def run_checks(code):
 
 func TestScopeAudit(t *testing.T) {
 	py := setupPython(t)
-	b := newBridge(t, py, 0)
-	path := module(t, "static.py", `from embedeval.check_utils import scoped_contains
+	root := t.TempDir()
+	b := newBridge(t, py, 0, root)
+	path := module(t, root, "static.py", `from embedeval.check_utils import scoped_contains
 
 
 def helper(generated_code):
@@ -270,14 +282,15 @@ def run_checks(generated_code):
 }
 
 func TestRefusedWithoutTheBridge(t *testing.T) {
+	root := t.TempDir()
 	rt, err := checks.NewRuntime(checks.Limits{}, nil)
 	require.NoError(t, err)
-	path := module(t, "static.py", okChecks)
+	path := module(t, root, "static.py", okChecks)
 	_, err = rt.LoadChecksFile(context.Background(), path)
 	p := problem(t, err)
 	assert.Equal(t, "python-checks", p.Rule)
 	assert.Contains(t, p.Message, "--allow-python-checks")
-	_, err = rt.LoadNegativesFile(context.Background(), module(t, "negatives.py", "NEGATIVES = []\n"))
+	_, err = rt.LoadNegativesFile(context.Background(), module(t, root, "negatives.py", "NEGATIVES = []\n"))
 	assert.Equal(t, "python-checks", problem(t, err).Rule)
 }
 
@@ -295,8 +308,9 @@ func TestMissingInterpreter(t *testing.T) {
 // errors name the file and line at fault.
 func TestBatchedMutationErrors(t *testing.T) {
 	py := setupPython(t)
+	root := t.TempDir()
 	ctx := context.Background()
-	dir := filepath.Dir(module(t, "static.py", `def run_checks(code):
+	dir := filepath.Dir(module(t, root, "static.py", `def run_checks(code):
     if "BOOM" in code.split():
         raise ValueError("cannot parse")
     return [{"check_name": "has_lock", "passed": "lock" in code.split(), "check_type": "constraint"}]
@@ -311,7 +325,7 @@ func TestBatchedMutationErrors(t *testing.T) {
 `), 0o644))
 	c := &cases.Case{StaticPath: filepath.Join(dir, "static.py"), BehaviorPath: filepath.Join(dir, "behavior.py"), NegativesPath: filepath.Join(dir, "negatives.py")}
 	c.Meta.ID = "gpio-basic-001"
-	b := newBridge(t, py, 0)
+	b := newBridge(t, py, 0, root)
 	rt, err := checks.NewRuntime(checks.Limits{}, nil)
 	require.NoError(t, err)
 	rt.UseForeign(b)
@@ -350,9 +364,65 @@ func TestProbe(t *testing.T) {
 	assert.Equal(t, filepath.Join(os.Getenv("PYTHONPATH"), "embedeval"), p.Embedeval)
 	assert.Empty(t, p.EmbedevalErr)
 
+	// A symlinked PYTHONPATH entry is named by its real path, the one the
+	// jail binds.
+	real := os.Getenv("PYTHONPATH")
+	link := filepath.Join(t.TempDir(), "pyimpl")
+	require.NoError(t, os.Symlink(real, link))
+	t.Setenv("PYTHONPATH", link)
+	p, err = newBridge(t, py, 0).Probe(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, p.EmbedevalErr)
+	assert.Equal(t, filepath.Join(real, "embedeval"), p.Embedeval)
+
 	t.Setenv("PYTHONPATH", t.TempDir())
 	p, err = newBridge(t, py, 0).Probe(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, p.Embedeval)
 	assert.Contains(t, p.EmbedevalErr, "No module named 'embedeval'")
+}
+
+func TestNoJailIsAnError(t *testing.T) {
+	b := pycheck.New(pycheck.Options{Python: "python3"})
+	t.Cleanup(func() { _ = b.Close() })
+	_, err := b.Version(context.Background())
+	p := problem(t, err)
+	assert.Equal(t, pycheck.BridgeRule, p.Rule)
+	assert.Contains(t, p.Message, "no jail configured for the Python worker")
+	assert.False(t, b.Jailed())
+}
+
+// TestModulesOutsideTheRoots: a module under a symlink into the corpus root
+// is read through its real path; one outside the roots (validate's
+// base-revision modules in a temporary directory) gets its directory bound
+// by one restart of a jailed worker, and no more for its neighbours.
+func TestModulesOutsideTheRoots(t *testing.T) {
+	py := setupPython(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	b := newBridge(t, py, 0, root)
+	inside := module(t, root, "static.py", okChecks)
+	link := filepath.Join(t.TempDir(), "case")
+	require.NoError(t, os.Symlink(filepath.Dir(filepath.Dir(inside)), link))
+	viaLink := filepath.Join(link, "checks", "static.py")
+	require.NoError(t, b.LoadChecks(ctx, viaLink))
+	ds, err := b.RunChecks(ctx, viaLink, "int main ;")
+	require.NoError(t, err)
+	assert.True(t, ds[0].Passed)
+	require.Equal(t, 1, b.Starts())
+
+	elsewhere := t.TempDir()
+	outside := module(t, elsewhere, "static.py", okChecks)
+	neighbour := filepath.Join(filepath.Dir(outside), "behavior.py")
+	require.NoError(t, os.WriteFile(neighbour, []byte(okChecks), 0o644))
+	require.NoError(t, b.LoadChecks(ctx, outside))
+	require.NoError(t, b.LoadChecks(ctx, neighbour))
+	_, err = b.RunChecks(ctx, neighbour, "x")
+	require.NoError(t, err)
+	require.NoError(t, b.LoadChecks(ctx, inside))
+	if b.Jailed() {
+		assert.Equal(t, 2, b.Starts(), "one restart binds the outside module's directory")
+	} else {
+		assert.Equal(t, 1, b.Starts(), "an unconfined worker sees every file already")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
@@ -53,11 +54,38 @@ func setupPython(t testing.TB) string {
 	return py
 }
 
-// bridgeRuntime is a check runtime whose .py files go through a bridge, and
-// a session of it; both are closed when the test ends.
+// workerJail is the jail the bridge's tests run the worker in: the one
+// this machine has (bubblewrap here). Without a confining jail the tests of
+// the bridge's behaviour run it unconfined, since confinement is
+// TestHostileCheckModule's subject, unless the environment demands the
+// toolchains (then a missing jail fails them).
+func workerJail(t testing.TB) *sandbox.Jail {
+	t.Helper()
+	j := sandbox.Detect(context.Background(), sandbox.JailConfig{})
+	if j.Mode() == sandbox.ModeBubblewrap && j.Confined() {
+		return j
+	}
+	if os.Getenv(testenv.RequireEnv) == "1" {
+		testenv.Missing(t, "no bubblewrap jail for the Python worker here (Debian package bubblewrap): "+j.Describe())
+	}
+	t.Logf("the Python worker runs unconfined in this test: no bubblewrap jail here (%s)", j.Describe())
+	return sandbox.Unconfined()
+}
+
+// fixtureCorpus is the absolute path of the fixture corpus.
+func fixtureCorpus(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "corpus"))
+	require.NoError(t, err)
+	return dir
+}
+
+// bridgeRuntime is a check runtime whose .py files go through a bridge (in
+// workerJail, reading the fixture corpus), and a session of it; both are
+// closed when the test ends.
 func bridgeRuntime(t testing.TB, py string) (*checks.Runtime, *checks.Session) {
 	t.Helper()
-	bridge := pycheck.New(pycheck.Options{Python: py})
+	bridge := pycheck.New(pycheck.Options{Python: py, Jail: workerJail(t), ReadOnly: []string{fixtureCorpus(t)}})
 	t.Cleanup(func() { _ = bridge.Close() })
 	rt, err := checks.NewRuntime(checks.Limits{}, nil)
 	require.NoError(t, err)

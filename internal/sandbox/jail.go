@@ -401,7 +401,8 @@ func credentialVariables() []string {
 // a new user namespace, with every capability dropped: a worker reads the
 // caller's interpreter and packages, which may lie where a dedicated uid
 // cannot reach. The limits apply except the process count (it would count
-// the caller's own processes). spec.Workspace (or spec.Dir) is the only
+// the caller's own processes) and the CPU time (the process lives as long
+// as its caller; its calls are bounded in wall time by the caller). spec.Workspace (or spec.Dir) is the only
 // writable place; spec.ReadOnly and the paths named in spec.Env and
 // spec.Args are visible read-only. In uid mode and in none mode (when
 // allowed) the process is not confined beyond the limits: the caller
@@ -427,8 +428,16 @@ func (j *Jail) Wrap(spec Spec) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: workspace: %w", err)
 	}
+	if j.mode == ModeNone {
+		if names := credentialVariables(); len(names) > 0 {
+			return nil, fmt.Errorf("sandbox: %w: running unconfined (--allow-unjailed) while credential variables are set (%s): an unconfined process could read them from /proc; unset them or use a jail", ErrNoJail, strings.Join(names, ", "))
+		}
+	}
 	same := *j
 	same.dedicatedUID = false
+	// A long-lived process bounds its own calls in wall time; a CPU limit
+	// over its whole life would kill it in the middle of a long run.
+	same.limits.CPU = 0
 	inner := spec.Args
 	if same.prlimit != "" {
 		inner = append(same.prlimitArgs(), spec.Args...)
@@ -447,11 +456,13 @@ func (j *Jail) Wrap(spec Spec) ([]string, error) {
 func (j *Jail) prlimitArgs() []string {
 	l := j.limits
 	args := []string{j.prlimit,
-		"--cpu=" + strconv.FormatInt(int64(l.CPU/time.Second), 10),
 		"--as=" + strconv.FormatInt(l.Memory, 10),
 		"--nofile=" + strconv.Itoa(l.OpenFiles),
 		"--fsize=" + strconv.FormatInt(l.FileSize, 10),
 		"--core=0",
+	}
+	if l.CPU > 0 {
+		args = append(args, "--cpu="+strconv.FormatInt(int64(l.CPU/time.Second), 10))
 	}
 	if j.dedicatedUID {
 		args = append(args, "--nproc="+strconv.Itoa(l.Processes))
@@ -508,11 +519,24 @@ func (j *Jail) bwrapArgs(spec Spec, ws string) ([]string, error) {
 	}
 	args = append(args, "--proc", "/proc", "--dev", "/dev",
 		"--size", strconv.FormatInt(j.limits.Tmp, 10), "--tmpfs", "/tmp")
-	for _, p := range readOnlyPaths(spec, ws) {
+	paths, aliases := readOnlyPathsAndAliases(spec, ws)
+	for _, p := range paths {
 		// A dedicated uid could not read a path closed to others, and
 		// bubblewrap (running as that uid) cannot bind it: leave it out.
 		if !underAny(p, bound) && (!j.dedicatedUID || othersCanReach(p)) {
 			bind(p)
+		}
+	}
+	names := make([]string, 0, len(aliases))
+	for given := range aliases {
+		names = append(names, given)
+	}
+	sort.Strings(names)
+	for _, given := range names {
+		real := aliases[given]
+		if !underAny(given, bound) && underAny(real, bound) {
+			bound[given] = true
+			args = append(args, "--ro-bind", real, given)
 		}
 	}
 	args = append(args, "--bind", ws, ws)
@@ -530,17 +554,30 @@ func (j *Jail) bwrapArgs(spec Spec, ws string) ([]string, error) {
 // ZEPHYR_BASE=/opt/zephyr or make -C /lib/modules/6.1/build), each resolved
 // through symlinks. Paths inside the workspace are left to its own bind.
 func readOnlyPaths(spec Spec, ws string) []string {
+	paths, _ := readOnlyPathsAndAliases(spec, ws)
+	return paths
+}
+
+// readOnlyPathsAndAliases is readOnlyPaths, and for every named path that
+// reaches its target through a symlink, that path mapped to its target: the
+// jail binds the target there too, so the name the process was given works.
+func readOnlyPathsAndAliases(spec Spec, ws string) ([]string, map[string]string) {
 	seen := map[string]bool{}
+	aliases := map[string]string{}
 	var out []string
 	add := func(p string) {
 		if !filepath.IsAbs(p) {
 			return
 		}
 		p = filepath.Clean(p)
+		given := p
 		if real, err := filepath.EvalSymlinks(p); err == nil {
 			p = real
 		} else {
 			return
+		}
+		if given != p && given != "/" && !within(given, ws) {
+			aliases[given] = p
 		}
 		if p == "/" || within(p, ws) || seen[p] {
 			return
@@ -574,7 +611,7 @@ func readOnlyPaths(spec Spec, ws string) []string {
 		}
 		kept = append(kept, p)
 	}
-	return kept
+	return kept, aliases
 }
 
 // within reports whether p is dir or inside it.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -86,7 +87,14 @@ int main(void) {
 }`
 
 func TestJailHidesKeysAndHostFiles(t *testing.T) {
-	t.Setenv("EMBEDEVAL_JAILTEST_API_KEY", testSecret)
+	// /proc/<pid>/environ shows the environment a process was started
+	// with: a decoy started with the key stands for the evaluator of a
+	// workflow step, which gets its keys that way.
+	decoy := exec.Command("sleep", "60")
+	decoy.Env = []string{"EMBEDEVAL_JAILTEST_API_KEY=" + testSecret}
+	require.NoError(t, decoy.Start())
+	t.Cleanup(func() { _ = decoy.Process.Kill(); _ = decoy.Wait() })
+	decoyEnviron := "/proc/" + strconv.Itoa(decoy.Process.Pid) + "/environ"
 	// A host file only the evaluator should see, in a directory others may
 	// traverse (as a repository or a home directory often is).
 	hostDir := filepath.Join(os.TempDir(), "embedeval-jailtest-host")
@@ -103,7 +111,7 @@ func TestJailHidesKeysAndHostFiles(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			ws := buildHostile(t, j, readerSrc)
 			paths := []string{
-				"/proc/self/environ", "/proc/1/environ",
+				decoyEnviron, "/proc/self/environ", "/proc/1/environ",
 				"/proc/" + strconv.Itoa(os.Getpid()) + "/environ", "/proc/" + strconv.Itoa(os.Getppid()) + "/environ",
 				private, filepath.Join(home, ".bash_history"), repoFile,
 			}
@@ -112,6 +120,7 @@ func TestJailHidesKeysAndHostFiles(t *testing.T) {
 			require.True(t, res.OK(), "%s", res.Output)
 			out := string(res.Output)
 			require.NotContains(t, out, "EMBEDEVAL_JAILTEST")
+			require.Contains(t, out, "DENIED "+decoyEnviron, "the decoy's environment is readable")
 			require.Contains(t, out, "DENIED "+private, "a private host file is readable")
 			if mode == ModeBubblewrap {
 				// Nothing of the host but the system trees is visible.
@@ -120,6 +129,22 @@ func TestJailHidesKeysAndHostFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostileReaderWorksUnconfined is the control of the test above: the
+// same program, run without a jail, does read the decoy's key, so the
+// jailed runs' denials are the jail's doing.
+func TestHostileReaderWorksUnconfined(t *testing.T) {
+	testenv.Tool(t, "gcc", "gcc", "the hostile programs are C")
+	decoy := exec.Command("sleep", "60")
+	decoy.Env = []string{"EMBEDEVAL_JAILTEST_API_KEY=" + testSecret}
+	require.NoError(t, decoy.Start())
+	t.Cleanup(func() { _ = decoy.Process.Kill(); _ = decoy.Wait() })
+	ws := buildHostile(t, Unconfined(), readerSrc)
+	require.NoError(t, ws.WriteFile("paths.txt", []byte("/proc/"+strconv.Itoa(decoy.Process.Pid)+"/environ\n")))
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"./prog"}, Dir: ws.Dir, Env: Env(ws.Dir, nil), Timeout: 20 * time.Second})
+	require.NoError(t, err)
+	require.Contains(t, string(res.Output), "EMBEDEVAL_JAILTEST_API_KEY="+testSecret)
 }
 
 func TestJailWritesOnlyTheWorkspace(t *testing.T) {
@@ -325,4 +350,29 @@ func TestReadOnlyPathsFromEnvAndArgs(t *testing.T) {
 	real, err := filepath.EvalSymlinks(sdk)
 	require.NoError(t, err)
 	require.Equal(t, []string{real, "/usr/bin"}, slices.Sorted(slices.Values(got)))
+}
+
+// TestSymlinkedPathsWorkInTheJail: an SDK named through a symlink
+// (ZEPHYR_BASE=/opt/zephyr -> zephyr-4.1) is reachable by the name given.
+func TestSymlinkedPathsWorkInTheJail(t *testing.T) {
+	for mode, j := range jails(t, Limits{}) {
+		t.Run(string(mode), func(t *testing.T) {
+			base, err := os.MkdirTemp("", "embedeval-jail-sdk-")
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = os.RemoveAll(base) })
+			require.NoError(t, os.Chmod(base, 0o755))
+			real := filepath.Join(base, "sdk-1.2")
+			require.NoError(t, os.Mkdir(real, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(real, "version.txt"), []byte("sdk 1.2\n"), 0o644))
+			link := filepath.Join(base, "sdk")
+			require.NoError(t, os.Symlink("sdk-1.2", link))
+			ws, err := NewWorkspace("symlink")
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = ws.Close() })
+			res, err := j.Run(context.Background(), Spec{Args: []string{"cat", link + "/version.txt"}, Dir: ws.Dir, Env: Env(ws.Dir, nil, "SDK_BASE="+link), Timeout: 20 * time.Second})
+			require.NoError(t, err)
+			require.True(t, res.OK(), "%s", res.Output)
+			require.Equal(t, "sdk 1.2\n", string(res.Output))
+		})
+	}
 }

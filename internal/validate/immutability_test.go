@@ -13,6 +13,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
@@ -101,7 +102,8 @@ func TestCheckNameImmutabilityPython(t *testing.T) {
 	git(t, repo, "commit", "-q", "-m", "base")
 	validateAgainst := func() []string {
 		rep, err := Run(context.Background(), Options{CasesDir: filepath.Join(repo, "cases"), CheckNamesBase: "HEAD",
-			Layers: eval.LayerSet(0b11001), Python: &pycheck.Options{Python: py}})
+			Layers: eval.LayerSet(0b11001), Python: &pycheck.Options{Python: py, ReadOnly: []string{filepath.Join(repo, "cases")},
+				Jail: sandbox.Detect(context.Background(), sandbox.JailConfig{AllowUnjailed: true})}})
 		require.NoError(t, err)
 		var out []string
 		for _, p := range rep.Cases[0].Problems {
