@@ -29,6 +29,14 @@ type Env struct {
 // maxDepth bounds macro expansion, so self-referring macros stop.
 const maxDepth = 32
 
+// maxWork bounds the text one evaluation lexes, macro expansions included,
+// so that macros whose expansion grows at every level (a macro repeating its
+// argument, applied to itself) stop early instead of running for hours.
+const maxWork = 1 << 20
+
+// errTooLarge is the error of an evaluation over maxWork.
+var errTooLarge = fmt.Errorf("macro expansion too large (more than %d bytes)", maxWork)
+
 // Builtins are the function-like macros known without a definition in the
 // code (Zephyr and Linux spellings): BIT, BIT64, KB, MB, GENMASK, and the
 // devicetree size and frequency helpers DT_SIZE_K/M, DT_FREQ_K/M.
@@ -100,18 +108,24 @@ func Eval(expr string, env Env) (int64, error) {
 
 // EvalValue is Eval keeping the value's C type.
 func EvalValue(expr string, env Env) (Value, error) {
-	return eval(expr, env, 0)
+	work := 0
+	return eval(expr, env, 0, &work)
 }
 
-func eval(expr string, env Env, depth int) (Value, error) {
+// eval evaluates expr at macro depth depth; work counts the bytes lexed so
+// far by the whole evaluation.
+func eval(expr string, env Env, depth int, work *int) (Value, error) {
 	if depth > maxDepth {
 		return Value{}, errors.New("macro expansion too deep (recursive macro?)")
+	}
+	if *work += len(expr) + 1; *work > maxWork {
+		return Value{}, errTooLarge
 	}
 	toks, err := lex(expr)
 	if err != nil {
 		return Value{}, err
 	}
-	p := &parser{toks: toks, env: env, depth: depth}
+	p := &parser{toks: toks, env: env, depth: depth, work: work}
 	v, err := p.ternary()
 	if err != nil {
 		return Value{}, err
@@ -253,6 +267,7 @@ type parser struct {
 	pos   int
 	env   Env
 	depth int
+	work  *int
 }
 
 func (p *parser) peek() string {
@@ -592,7 +607,11 @@ func (p *parser) identifier(name string) (Value, error) {
 		if len(args) != len(m.Params) {
 			return Value{}, fmt.Errorf("%s takes %d arguments, got %d", name, len(m.Params), len(args))
 		}
-		return eval(substitute(m, args), p.env, p.depth+1)
+		text, ok := substitute(m, args, maxWork-*p.work)
+		if !ok {
+			return Value{}, errTooLarge
+		}
+		return eval(text, p.env, p.depth+1, p.work)
 	}
 	text, ok := p.env.Objects[name]
 	if !ok {
@@ -601,7 +620,7 @@ func (p *parser) identifier(name string) (Value, error) {
 	if !ok {
 		return Value{}, fmt.Errorf("%s is not a known constant", name)
 	}
-	return eval(text, p.env, p.depth+1)
+	return eval(text, p.env, p.depth+1, p.work)
 }
 
 // macroArgs reads "( a, b )" after a function-like macro name, as raw text.
@@ -633,11 +652,12 @@ func (p *parser) macroArgs() ([]string, error) {
 	return nil, errors.New("macro arguments not closed")
 }
 
-// substitute replaces the parameters of m's body by the arguments.
-func substitute(m FuncMacro, args []string) string {
+// substitute replaces the parameters of m's body by the arguments. ok is
+// false when the result would be longer than limit bytes.
+func substitute(m FuncMacro, args []string, limit int) (string, bool) {
 	toks, err := lex(m.Body)
 	if err != nil {
-		return m.Body
+		return m.Body, len(m.Body) <= limit
 	}
 	var b strings.Builder
 	for _, t := range toks {
@@ -649,8 +669,11 @@ func substitute(m FuncMacro, args []string) string {
 				}
 			}
 		}
+		if b.Len()+len(text)+1 > limit {
+			return "", false
+		}
 		b.WriteString(text)
 		b.WriteByte(' ')
 	}
-	return b.String()
+	return b.String(), true
 }

@@ -1,6 +1,7 @@
 package cexpr
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -91,4 +92,23 @@ func TestComments(t *testing.T) {
 	}
 	_, err := Eval("1 /* open", env)
 	require.ErrorContains(t, err, "unterminated comment")
+}
+
+func TestExpansionBlowUpStops(t *testing.T) {
+	// Each object-like macro names the next one twice: evaluating A0 would
+	// take 2^30 evaluations.
+	objects := map[string]string{"A30": "1"}
+	for i := 0; i < 30; i++ {
+		objects[fmt.Sprintf("A%d", i)] = fmt.Sprintf("A%d + A%d", i+1, i+1)
+	}
+	// A function-like macro repeating its argument, applied to itself, grows
+	// its text fourfold per level.
+	env := Env{Objects: objects, Functions: map[string]FuncMacro{"Q": {Params: []string{"x"}, Body: "x + x + x + x"}}}
+	for _, expr := range []string{"A0", "Q(Q(Q(Q(Q(Q(Q(Q(Q(Q(Q(Q(Q(1)))))))))))))"} {
+		_, err := Eval(expr, env)
+		require.ErrorContains(t, err, "macro expansion too large", expr)
+	}
+	v, err := Eval("A20", env) // 2^10 evaluations fit
+	require.NoError(t, err)
+	require.Equal(t, int64(1024), v)
 }

@@ -15,7 +15,7 @@ import (
 // constant expression with the code's macros, enum constants and const
 // variables (file scope, and the locals of function when given), or None
 // when it is not constant.
-func evalInt(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+func evalInt(_ *starlark.Builtin, _ *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 	expr, function := extra[0], extra[1]
 	if strings.TrimSpace(expr) == "" || f == nil {
 		return starlark.None, nil

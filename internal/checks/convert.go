@@ -61,7 +61,7 @@ func convertItems(n int, at func(int) starlark.Value) ([]result.CheckDetail, err
 			for _, kv := range x.Items() {
 				k, ok := starlark.AsString(kv[0])
 				if !ok {
-					return result.CheckDetail{}, fmt.Errorf("has a non-string key %s", kv[0])
+					return result.CheckDetail{}, fmt.Errorf("has a non-string key %s", shortRepr(kv[0]))
 				}
 				keys = append(keys, k)
 			}
@@ -169,7 +169,7 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 	if v, ok := get("weight"); ok {
 		f, ok := starlark.AsFloat(v)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-			return d, fmt.Errorf("check %q: weight must be a number >= 0, got %s", name, v)
+			return d, fmt.Errorf("check %q: weight must be a number >= 0, got %s", name, shortRepr(v))
 		}
 		d.Weight = f
 	}

@@ -7,14 +7,16 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"github.com/embedeval/embedeval-go/internal/ctext"
+	"github.com/embedeval/embedeval-go/internal/forbidden"
 	"github.com/embedeval/embedeval-go/internal/udev"
 )
 
 // predeclared returns the names every check file sees: CheckDetail, the
-// contract's helper functions, and the re, c, kconfig and dts modules. Every
-// helper is total on model output: malformed code gives an empty or False
-// answer, never an error; only a check author's misuse (wrong argument types)
-// raises.
+// contract's helper functions, and the re, c, kconfig and dts modules, plus
+// the guards instrumented code calls and the guarded universal built-ins
+// (guards.go). Every helper is total on model output: malformed code gives an
+// empty or False answer, never an error; only a check author's misuse (wrong
+// argument types) and the limits raise.
 func predeclared() starlark.StringDict {
 	d := starlark.StringDict{
 		"CheckDetail": checkDetailBuiltin(starlark.String("CheckDetail")),
@@ -43,9 +45,54 @@ func predeclared() starlark.StringDict {
 		"udev_rule_assigns":             udevRuleFunc(udev.RuleAssigns),
 		"udev_match_key_used_as_assign": udevMatchKeyUsedAsAssign,
 	} {
-		d[name] = starlark.NewBuiltin(name, fn)
+		d[name] = starlark.NewBuiltin(name, polled(fn))
+	}
+	for name, v := range hiddenBuiltins() {
+		d[name] = v
+	}
+	for name, v := range shadowedBuiltins() {
+		d[name] = v
 	}
 	return d
+}
+
+// polled makes a builtin fail at once when its call must stop: an
+// interpreter built-in may call it after the thread was cancelled.
+func polled(fn builtinFunc) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := stateOf(th).poll(); err != nil {
+			return nil, err
+		}
+		return fn(th, b, args, kwargs)
+	}
+}
+
+// onSource runs f on code prepared for the text helpers. It refuses code
+// over maxHelperInput, and runs f on its own goroutine when code is large,
+// so that the call stops at its time limit without waiting for f.
+func onSource(th *starlark.Thread, name, code string, f func(*ctext.Source)) error {
+	st := stateOf(th)
+	if err := checkInput(name, len(code)); err != nil {
+		return err
+	}
+	src := st.cache.source(code)
+	return st.await(len(code), func() { f(src) })
+}
+
+// onText is onSource for helpers that read the text directly.
+func onText(th *starlark.Thread, name, text string, f func()) error {
+	if err := checkInput(name, len(text)); err != nil {
+		return err
+	}
+	return stateOf(th).await(len(text), f)
+}
+
+// structList counts a list of n structs of fields fields each.
+func (st *callState) structList(n, fields int) error {
+	if err := st.newElems("list", int64(n)); err != nil {
+		return err
+	}
+	return st.newStructs(n, n*fields)
 }
 
 type builtinFunc = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
@@ -63,23 +110,38 @@ func stringsToList(ss []string) *starlark.List {
 }
 
 func strFunc(f func(string) string) builtinFunc {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var code string
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code, out string
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
 			return nil, err
 		}
-		return starlark.String(f(code)), nil
+		if err := onText(th, b.Name(), code, func() { out = f(code) }); err != nil {
+			return nil, err
+		}
+		return starlark.String(out), stateOf(th).newBytes("string", int64(len(out)))
 	}
 }
 
 func sourceStr(f func(*ctext.Source) string) builtinFunc {
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var code string
+		var code, out string
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
 			return nil, err
 		}
-		return starlark.String(f(sessionOf(th).source(code))), nil
+		if err := onSource(th, b.Name(), code, func(src *ctext.Source) { out = f(src) }); err != nil {
+			return nil, err
+		}
+		return starlark.String(out), stateOf(th).newBytes("string", int64(len(out)))
 	}
+}
+
+// sourceBool is a helper answering True or False about code.
+func sourceBool(th *starlark.Thread, name, code string, f func(*ctext.Source) bool) (starlark.Value, error) {
+	var out bool
+	if err := onSource(th, name, code, func(src *ctext.Source) { out = f(src) }); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(out), nil
 }
 
 func boolFunc2(second string, f func(*ctext.Source, string) bool) builtinFunc {
@@ -88,7 +150,7 @@ func boolFunc2(second string, f func(*ctext.Source, string) bool) builtinFunc {
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, second, &x); err != nil {
 			return nil, err
 		}
-		return starlark.Bool(f(sessionOf(th).source(code), x)), nil
+		return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return f(src, x) })
 	}
 }
 
@@ -102,7 +164,7 @@ func scopedContains(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
-	return starlark.Bool(sessionOf(th).source(code).ScopedContains(needle, sc)), nil
+	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ScopedContains(needle, sc) })
 }
 
 func extractFunctionBody(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -110,7 +172,11 @@ func extractFunctionBody(th *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "name", &name); err != nil {
 		return nil, err
 	}
-	body, ok := sessionOf(th).source(code).FunctionBody(name)
+	var body string
+	var ok bool
+	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { body, ok = src.FunctionBody(name) }); err != nil {
+		return nil, err
+	}
 	if !ok {
 		return starlark.None, nil
 	}
@@ -126,7 +192,13 @@ func findISRBodies(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
 		return nil, err
 	}
-	fs := sessionOf(th).source(code).ISRBodies()
+	var fs []ctext.Function
+	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies() }); err != nil {
+		return nil, err
+	}
+	if err := stateOf(th).structList(len(fs), 3); err != nil {
+		return nil, err
+	}
 	out := make([]starlark.Value, len(fs))
 	for i, f := range fs {
 		out[i] = functionStruct(f)
@@ -139,7 +211,7 @@ func checkAPIInFunction(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "api", &api); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(sessionOf(th).source(code).APIInFunction(function, api)), nil
+	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.APIInFunction(function, api) })
 }
 
 func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -147,7 +219,7 @@ func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args sta
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "variable", &variable, "qualifier", &qualifier); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(sessionOf(th).source(code).QualifierOnVariable(variable, qualifier)), nil
+	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.QualifierOnVariable(variable, qualifier) })
 }
 
 func checkReturnAfterError(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -155,7 +227,7 @@ func checkReturnAfterError(th *starlark.Thread, b *starlark.Builtin, args starla
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(sessionOf(th).source(code).ReturnAfterError(call)), nil
+	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call) })
 }
 
 func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -163,7 +235,13 @@ func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
 		return nil, err
 	}
-	sites := sessionOf(th).source(code).ErrorHandlingReport(call)
+	var sites []ctext.ErrorSite
+	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call) }); err != nil {
+		return nil, err
+	}
+	if err := stateOf(th).structList(len(sites), 4); err != nil {
+		return nil, err
+	}
 	out := make([]starlark.Value, len(sites))
 	for i, s := range sites {
 		out[i] = newStruct(starlark.StringDict{"line": starlark.MakeInt(s.Line), "function": starlark.String(s.Function), "handled": starlark.Bool(s.Handled), "reason": starlark.String(s.Reason)})
@@ -194,7 +272,7 @@ func checkCleanupReverseOrder(th *starlark.Thread, b *starlark.Builtin, args sta
 		}
 		pairs = append(pairs, [2]string{a, r})
 	}
-	return starlark.Bool(sessionOf(th).source(code).CleanupReverseOrder(pairs)), nil
+	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.CleanupReverseOrder(pairs) })
 }
 
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -204,23 +282,31 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "skip_platforms?", &skip, "ignore_defined?", &ignoreDefined); err != nil {
 		return nil, err
 	}
-	s := sessionOf(th)
+	st := stateOf(th)
 	var skipNames []string
 	if skip != starlark.None {
 		var err error
 		if skipNames, err = stringList(skip); err != nil {
 			return nil, fmt.Errorf("%s: skip_platforms %w", b.Name(), err)
 		}
-		if err := s.rt.forbidden.CheckPlatforms(skipNames); err != nil {
+		if err := st.rt.forbidden.CheckPlatforms(skipNames); err != nil {
 			return nil, fmt.Errorf("%s: skip_platforms: %w", b.Name(), err)
 		}
 	}
-	hits := s.rt.forbidden.Find(code, skipNames)
+	var hits []forbidden.Hit
 	defined := map[string]bool{}
-	if ignoreDefined {
-		for _, f := range s.source(code).Functions() {
-			defined[f.Name] = true
+	if err := onSource(th, b.Name(), code, func(src *ctext.Source) {
+		hits = st.rt.forbidden.Find(code, skipNames)
+		if ignoreDefined {
+			for _, f := range src.Functions() {
+				defined[f.Name] = true
+			}
 		}
+	}); err != nil {
+		return nil, err
+	}
+	if err := st.structList(len(hits), 3); err != nil {
+		return nil, err
 	}
 	out := make([]starlark.Value, 0, len(hits))
 	for _, h := range hits {
@@ -245,7 +331,13 @@ func checkNoISRForbidden(th *starlark.Thread, b *starlark.Builtin, args starlark
 			return nil, fmt.Errorf("%s: forbidden %w", b.Name(), err)
 		}
 	}
-	vs := sessionOf(th).source(code).ISRForbiddenCalls(list)
+	var vs []ctext.Violation
+	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list) }); err != nil {
+		return nil, err
+	}
+	if err := stateOf(th).structList(len(vs), 3); err != nil {
+		return nil, err
+	}
 	out := make([]starlark.Value, len(vs))
 	for i, v := range vs {
 		out[i] = newStruct(starlark.StringDict{"function": starlark.String(v.Function), "api": starlark.String(v.API), "line": starlark.MakeInt(v.Line)})
@@ -254,7 +346,7 @@ func checkNoISRForbidden(th *starlark.Thread, b *starlark.Builtin, args starlark
 }
 
 func udevRuleFunc(f func(text, key, value string) bool) builtinFunc {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var rules, key string
 		var value starlark.Value = starlark.None
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "rules", &rules, "key", &key, "value?", &value); err != nil {
@@ -268,16 +360,26 @@ func udevRuleFunc(f func(text, key, value string) bool) builtinFunc {
 			}
 			v = s
 		}
-		return starlark.Bool(f(rules, key, v)), nil
+		var out bool
+		if err := onText(th, b.Name(), rules, func() { out = f(rules, key, v) }); err != nil {
+			return nil, err
+		}
+		return starlark.Bool(out), nil
 	}
 }
 
-func udevMatchKeyUsedAsAssign(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func udevMatchKeyUsedAsAssign(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rules string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "rules", &rules); err != nil {
 		return nil, err
 	}
-	found := udev.MatchKeysUsedAsAssign(rules)
+	var found []udev.KeyMisuse
+	if err := onText(th, b.Name(), rules, func() { found = udev.MatchKeysUsedAsAssign(rules) }); err != nil {
+		return nil, err
+	}
+	if err := stateOf(th).structList(len(found), 5); err != nil {
+		return nil, err
+	}
 	out := make([]starlark.Value, len(found))
 	for i, p := range found {
 		out[i] = newStruct(starlark.StringDict{"key": starlark.String(p.Pair.Key), "attr": starlark.String(p.Pair.Attr), "op": starlark.String(p.Pair.Op), "value": starlark.String(p.Pair.Value), "line": starlark.MakeInt(p.Line)})

@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 
@@ -31,11 +32,32 @@ func (r *Runtime) LoadChecksFile(ctx context.Context, path string) (*CheckModule
 	if IsForeignFile(path) {
 		return r.loadForeignChecks(ctx, path)
 	}
-	src, err := os.ReadFile(path)
+	src, err := readCheckFile(path, "check file")
 	if err != nil {
-		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read check file: %v", err)}
+		return nil, err
 	}
 	return r.LoadChecks(ctx, path, src)
+}
+
+// readCheckFile reads a check file of at most MaxCheckFileBytes.
+func readCheckFile(path, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read %s: %v", what, err)}
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxCheckFileBytes+1))
+	if err != nil {
+		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read %s: %v", what, err)}
+	}
+	if len(src) > MaxCheckFileBytes {
+		n := int64(len(src))
+		if fi, err := f.Stat(); err == nil {
+			n = fi.Size()
+		}
+		return nil, fileTooLarge(path, n)
+	}
+	return src, nil
 }
 
 // LoadChecks compiles and executes a check file and finds its run_checks
@@ -121,9 +143,9 @@ func (r *Runtime) LoadNegativesFile(ctx context.Context, path string) (*Negative
 	if IsForeignFile(path) {
 		return r.loadForeignNegatives(ctx, path)
 	}
-	src, err := os.ReadFile(path)
+	src, err := readCheckFile(path, "negatives file")
 	if err != nil {
-		return nil, &diag.AsError{Problem: diag.Errorf(path, 0, 0, "check-load", "cannot read negatives file: %v", err)}
+		return nil, err
 	}
 	return r.LoadNegatives(ctx, path, src)
 }
@@ -165,7 +187,7 @@ func (r *Runtime) LoadNegatives(ctx context.Context, path string, src []byte) (*
 		for _, item := range d.Items() {
 			k, ok := starlark.AsString(item[0])
 			if !ok {
-				return nil, bad("has a non-string key %s", item[0])
+				return nil, bad("has a non-string key %s", shortRepr(item[0]))
 			}
 			val := item[1]
 			switch k {

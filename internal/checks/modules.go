@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,14 +18,17 @@ import (
 func module(name string, fns map[string]builtinFunc) *starlarkstruct.Module {
 	m := &starlarkstruct.Module{Name: name, Members: starlark.StringDict{}}
 	for n, f := range fns {
-		m.Members[n] = starlark.NewBuiltin(name+"."+n, f)
+		m.Members[n] = starlark.NewBuiltin(name+"."+n, polled(f))
 	}
 	return m
 }
 
 // withFile unpacks (code, <extra params>) and hands the session's parsed tree
-// of code to f. A parse that fails (too large) yields an empty file view.
-func withFile(f func(b *starlark.Builtin, file *csyntax.File, extra []string) (starlark.Value, error), extra ...string) builtinFunc {
+// of code to f, with the call's state to count what f builds. A parse that
+// fails (too large) yields an empty file view. Parsing, and the walks and
+// queries of the tree, stop at the call's deadline: the builtin then fails
+// with the time limit instead of answering from an incomplete tree.
+func withFile(f func(b *starlark.Builtin, st *callState, file *csyntax.File, extra []string) (starlark.Value, error), extra ...string) builtinFunc {
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code string
 		vals := make([]starlark.Value, len(extra))
@@ -47,28 +51,46 @@ func withFile(f func(b *starlark.Builtin, file *csyntax.File, extra []string) (s
 			}
 			strs[i] = s
 		}
-		file, err := sessionOf(th).parse(code)
+		st := stateOf(th)
+		file, err := st.cache.parse(code)
+		if errors.Is(err, csyntax.ErrInterrupted) {
+			return nil, st.timeLimit()
+		}
 		if err != nil {
 			file = nil
 		}
-		return f(b, file, strs)
+		v, err := f(b, st, file, strs)
+		if file.Interrupted() {
+			return nil, st.timeLimit()
+		}
+		return v, err
 	}
 }
 
 func cModule() *starlarkstruct.Module {
 	return module("c", map[string]builtinFunc{
-		"functions": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+		"functions": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			fs := f.Functions()
+			n := 0
+			for _, fn := range fs {
+				n += len(fn.Params) + len(fn.Attributes)
+			}
+			if err := st.structList(len(fs), 9); err != nil {
+				return nil, err
+			}
+			if err := st.newStructs(n, 2*n); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(fs))
 			for i, fn := range fs {
 				out[i] = cFunction(fn)
 			}
 			return starlark.NewList(out), nil
 		}),
-		"function": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+		"function": withFile(func(b *starlark.Builtin, _ *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if extra[0] == "" {
 				return nil, fmt.Errorf("%s: missing argument for name", b.Name())
 			}
@@ -81,11 +103,18 @@ func cModule() *starlarkstruct.Module {
 			}
 			return cFunction(fn), nil
 		}, "name"),
-		"calls": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+		"calls": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			calls := f.Calls(extra[0])
+			n := 0
+			for _, c := range calls {
+				n += len(c.Args)
+			}
+			if err := st.structList(len(calls), 4+n/max(1, len(calls))); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(calls))
 			for i, c := range calls {
 				out[i] = newStruct(starlark.StringDict{"name": starlark.String(c.Name), "args": stringsToList(c.Args),
@@ -93,11 +122,14 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "within"),
-		"assignments": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+		"assignments": withFile(func(b *starlark.Builtin, st *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			as := f.Assignments(extra[0])
+			if err := st.structList(len(as), 5); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(as))
 			for i, a := range as {
 				out[i] = newStruct(starlark.StringDict{"target": starlark.String(a.Target), "op": starlark.String(a.Op),
@@ -106,11 +138,14 @@ func cModule() *starlarkstruct.Module {
 			return starlark.NewList(out), nil
 		}, "target"),
 		"callees": callees,
-		"declarations": withFile(func(_ *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+		"declarations": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			ds := f.Declarations(extra[0])
+			if err := st.structList(len(ds), 16); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(ds))
 			for i, d := range ds {
 				out[i] = newStruct(starlark.StringDict{"name": starlark.String(d.Name), "type": starlark.String(d.Type),
@@ -121,22 +156,28 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "within"),
-		"includes": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+		"includes": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			inc := f.Includes()
+			if err := st.structList(len(inc), 3); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(inc))
 			for i, in := range inc {
 				out[i] = newStruct(starlark.StringDict{"path": starlark.String(in.Path), "system": starlark.Bool(in.System), "line": starlark.MakeInt(in.Line)})
 			}
 			return starlark.NewList(out), nil
 		}),
-		"macros": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+		"macros": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
 			}
 			ms := f.Macros()
+			if err := st.structList(len(ms), 6); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(ms))
 			for i, m := range ms {
 				out[i] = newStruct(starlark.StringDict{"name": starlark.String(m.Name), "params": stringsToList(m.Params),
@@ -145,12 +186,17 @@ func cModule() *starlarkstruct.Module {
 			return starlark.NewList(out), nil
 		}),
 		"eval_int": withFile(evalInt, "expr", "function"),
-		"has_errors": withFile(func(_ *starlark.Builtin, f *csyntax.File, _ []string) (starlark.Value, error) {
+		"has_errors": withFile(func(_ *starlark.Builtin, _ *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			return starlark.Bool(f == nil || f.HasErrors()), nil
 		}),
-		"query": withFile(func(b *starlark.Builtin, f *csyntax.File, extra []string) (starlark.Value, error) {
+		"query": withFile(func(b *starlark.Builtin, st *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 			if extra[0] == "" {
 				return nil, fmt.Errorf("%s: missing argument for pattern", b.Name())
+			}
+			if len(extra[0]) > maxQuery {
+				// Compiling a query is slow and recursive in C: a long
+				// or deeply nested one would stall or crash the process.
+				return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a query pattern (%s got %d bytes)", sizeText(maxQuery), b.Name(), len(extra[0]))}
 			}
 			if f == nil {
 				return starlark.NewList(nil), nil
@@ -159,8 +205,18 @@ func cModule() *starlarkstruct.Module {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", b.Name(), err)
 			}
+			if err := st.newElems("list", int64(len(ms))); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(ms))
 			for i, m := range ms {
+				n := 0
+				for _, caps := range m.Captures {
+					n += len(caps)
+				}
+				if err := st.newStructs(1+n, 2*len(m.Captures)+4*n); err != nil {
+					return nil, err
+				}
 				d := starlark.NewDict(len(m.Captures))
 				names := make([]string, 0, len(m.Captures))
 				for n := range m.Captures {
@@ -196,12 +252,18 @@ func cFunction(fn csyntax.Function) starlark.Value {
 
 func kconfigModule() *starlarkstruct.Module {
 	return module("kconfig", map[string]builtinFunc{
-		"parse": func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		"parse": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var text string
 			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "text", &text); err != nil {
 				return nil, err
 			}
-			frag := kconfig.Parse(text)
+			var frag kconfig.Fragment
+			if err := onText(th, b.Name(), text, func() { frag = kconfig.Parse(text) }); err != nil {
+				return nil, err
+			}
+			if err := stateOf(th).structList(len(frag.Assignments)+len(frag.Problems), 5); err != nil {
+				return nil, err
+			}
 			assigns := make([]starlark.Value, len(frag.Assignments))
 			values := starlark.NewDict(len(frag.Assignments))
 			for i, a := range frag.Assignments {
@@ -240,16 +302,23 @@ func kconfigModule() *starlarkstruct.Module {
 
 func dtsModule() *starlarkstruct.Module {
 	return module("dts", map[string]builtinFunc{
-		"parse": func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		"parse": func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var text string
 			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "text", &text); err != nil {
 				return nil, err
 			}
-			tree, err := devicetree.Parse(text)
+			var tree *devicetree.Tree
+			var err error
+			if err := onText(th, b.Name(), text, func() { tree, err = devicetree.Parse(text) }); err != nil {
+				return nil, err
+			}
 			errV := starlark.Value(starlark.None)
 			if err != nil {
 				errV = starlark.String(err.Error())
 				tree = &devicetree.Tree{}
+			}
+			if err := stateOf(th).structList(len(tree.Nodes)+len(tree.Directives), 12); err != nil {
+				return nil, err
 			}
 			conv := &dtsConverter{seen: map[*devicetree.Node]starlark.Value{}, env: dtsEnv(tree)}
 			nodes := make([]starlark.Value, len(tree.Nodes))
@@ -352,16 +421,32 @@ func (cv *dtsConverter) node(n *devicetree.Node) starlark.Value {
 		"prop":    prop("prop", func(p devicetree.Property) starlark.Value { return starlark.String(p.Value) }),
 		"strings": prop("strings", func(p devicetree.Property) starlark.Value { return stringsToList(p.Strings()) }),
 		"cells":   prop("cells", func(p devicetree.Property) starlark.Value { return stringsToList(p.Cells()) }),
-		"cell_values": prop("cell_values", func(p devicetree.Property) starlark.Value {
+		"cell_values": starlark.NewBuiltin("cell_values", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var key string
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name", &key); err != nil {
+				return nil, err
+			}
+			p, ok := n.Property(key)
+			if !ok {
+				return starlark.None, nil
+			}
+			st := stateOf(th)
 			cells := p.Cells()
+			if err := st.newElems("list", int64(len(cells))); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(cells))
 			for i, c := range cells {
+				// Each evaluation is bounded, not the number of cells.
+				if err := st.poll(); err != nil {
+					return nil, err
+				}
 				out[i] = starlark.None
 				if x, err := cexpr.Eval(c, cv.env); err == nil {
 					out[i] = starlark.MakeInt64(x)
 				}
 			}
-			return starlark.NewList(out)
+			return starlark.NewList(out), nil
 		}),
 		"bytes": prop("bytes", func(p devicetree.Property) starlark.Value {
 			bs, ok := p.Bytes()
@@ -396,9 +481,17 @@ func callees(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 			return nil, fmt.Errorf("%s: stop %w", b.Name(), err)
 		}
 	}
-	f, err := sessionOf(th).parse(code)
+	st := stateOf(th)
+	f, err := st.cache.parse(code)
+	if errors.Is(err, csyntax.ErrInterrupted) {
+		return nil, st.timeLimit()
+	}
 	if err != nil {
 		return starlark.NewList(nil), nil
 	}
-	return stringsToList(f.Callees(function, stops...)), nil
+	out := f.Callees(function, stops...)
+	if f.Interrupted() {
+		return nil, st.timeLimit()
+	}
+	return stringsToList(out), st.newElems("list", int64(len(out)))
 }

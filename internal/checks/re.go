@@ -43,8 +43,16 @@ type regexCache struct {
 	compiled map[reKey]*regexp.Regexp
 }
 
-func (s *Session) compile(pattern string, flags int, mode reMode) (*regexp.Regexp, error) {
-	c := s.rt.regexps
+// maxPattern bounds a pattern: compiling one takes time that grows faster
+// than its length, and cannot be interrupted. maxCachedPattern bounds the
+// patterns the cache keeps.
+const (
+	maxPattern       = 64 << 10
+	maxCachedPattern = 1 << 10
+)
+
+func (r *Runtime) compile(pattern string, flags int, mode reMode) (*regexp.Regexp, error) {
+	c := r.regexps
 	key := reKey{pattern, flags, mode}
 	c.mu.Lock()
 	re, ok := c.compiled[key]
@@ -84,6 +92,9 @@ func (s *Session) compile(pattern string, flags int, mode reMode) (*regexp.Regex
 		}
 		return nil, fmt.Errorf("bad pattern %q: %s", pattern, msg)
 	}
+	if len(pattern) > maxCachedPattern {
+		return re, nil
+	}
 	c.mu.Lock()
 	if len(c.compiled) >= 1024 {
 		clear(c.compiled)
@@ -98,9 +109,12 @@ func reModule() *starlarkstruct.Module {
 		"I": starlark.MakeInt(reIgnoreCase), "IGNORECASE": starlark.MakeInt(reIgnoreCase),
 		"M": starlark.MakeInt(reMultiline), "MULTILINE": starlark.MakeInt(reMultiline),
 		"S": starlark.MakeInt(reDotAll), "DOTALL": starlark.MakeInt(reDotAll),
-		"escape": starlark.NewBuiltin("re.escape", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		"escape": starlark.NewBuiltin("re.escape", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var s string
 			if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &s); err != nil {
+				return nil, err
+			}
+			if err := stateOf(th).newBytes("string", 2*int64(len(s))); err != nil {
 				return nil, err
 			}
 			return starlark.String(regexp.QuoteMeta(s)), nil
@@ -112,9 +126,13 @@ func reModule() *starlarkstruct.Module {
 	return m
 }
 
+// maxMatchMemory bounds the memory of the match positions one call of the
+// regular expression engine returns.
+const maxMatchMemory = 64 << 20
+
 func reFunc(name string) *starlark.Builtin {
-	return starlark.NewBuiltin("re."+name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		s := sessionOf(th)
+	return starlark.NewBuiltin("re."+name, polled(func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		st := stateOf(th)
 		var pattern, str string
 		flags, count, maxsplit := 0, 0, 0
 		var repl starlark.Value
@@ -130,6 +148,12 @@ func reFunc(name string) *starlark.Builtin {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkInput(b.Name(), len(str)); err != nil {
+			return nil, err
+		}
+		if len(pattern) > maxPattern {
+			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a pattern (%s got %d bytes)", sizeText(maxPattern), b.Name(), len(pattern))}
+		}
 		mode := modeSearch
 		switch name {
 		case "match":
@@ -137,43 +161,75 @@ func reFunc(name string) *starlark.Builtin {
 		case "fullmatch":
 			mode = modeFull
 		}
-		re, err := s.compile(pattern, flags, mode)
+		re, err := st.rt.compile(pattern, flags, mode)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
-		switch name {
-		case "search", "match", "fullmatch":
-			loc := re.FindStringSubmatchIndex(str)
+		if name == "search" || name == "match" || name == "fullmatch" {
+			var loc []int
+			if err := st.await(len(str), func() { loc = re.FindStringSubmatchIndex(str) }); err != nil {
+				return nil, err
+			}
 			if loc == nil {
 				return starlark.None, nil
 			}
 			return newMatch(re, str, loc), nil
+		}
+		// The engine returns every match at once: ask for one more than
+		// may be kept, and refuse more.
+		most := min(st.maxElems(), maxMatchMemory/int64(24+16*(re.NumSubexp()+1)))
+		ask := most + 1
+		switch {
+		case name == "split" && maxsplit > 0:
+			ask = min(ask, int64(maxsplit))
+		case (name == "sub" || name == "subn") && count > 0:
+			ask = min(ask, int64(count))
+		}
+		var all [][]int
+		if err := st.await(len(str), func() { all = re.FindAllStringSubmatchIndex(str, int(ask)) }); err != nil {
+			return nil, err
+		}
+		if int64(len(all)) > most {
+			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (more than %d matches)", sizeText(st.maxBytes()), most)}
+		}
+		switch name {
 		case "findall":
-			return findall(re, str), nil
+			if err := st.newElems("list", int64(len(all))*int64(max(1, re.NumSubexp()))); err != nil {
+				return nil, err
+			}
+			return findall(re, str, all), nil
 		case "finditer":
-			all := re.FindAllStringSubmatchIndex(str, -1)
+			if err := st.structList(len(all), 0); err != nil {
+				return nil, err
+			}
 			out := make([]starlark.Value, len(all))
 			for i, loc := range all {
 				out[i] = newMatch(re, str, loc)
 			}
 			return starlark.NewList(out), nil
 		case "sub", "subn":
-			res, n, err := substitute(th, re, repl, str, count)
+			res, n, err := substitute(th, re, repl, str, all)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			}
+			if err := st.newBytes("string", int64(len(res))); err != nil {
+				return nil, err
 			}
 			if name == "subn" {
 				return starlark.Tuple{starlark.String(res), starlark.MakeInt(n)}, nil
 			}
 			return starlark.String(res), nil
 		default: // split
-			return split(re, str, maxsplit), nil
+			out := split(re, str, all)
+			if err := st.newElems("list", int64(out.Len())); err != nil {
+				return nil, err
+			}
+			return out, nil
 		}
-	})
+	}))
 }
 
-func findall(re *regexp.Regexp, str string) starlark.Value {
-	all := re.FindAllStringSubmatchIndex(str, -1)
+func findall(re *regexp.Regexp, str string, all [][]int) starlark.Value {
 	out := make([]starlark.Value, len(all))
 	groups := re.NumSubexp()
 	for i, loc := range all {
@@ -193,13 +249,11 @@ func findall(re *regexp.Regexp, str string) starlark.Value {
 	return starlark.NewList(out)
 }
 
-func split(re *regexp.Regexp, str string, maxsplit int) starlark.Value {
+// split is re.split given the matches to split at (at most maxsplit).
+func split(re *regexp.Regexp, str string, all [][]int) *starlark.List {
 	var out []starlark.Value
 	last := 0
-	for i, loc := range re.FindAllStringSubmatchIndex(str, -1) {
-		if maxsplit > 0 && i >= maxsplit {
-			break
-		}
+	for _, loc := range all {
 		if loc[1] == loc[0] && loc[0] == last && loc[0] != 0 {
 			continue
 		}
@@ -225,18 +279,22 @@ func groupText(str string, loc []int, g int) string {
 }
 
 // substitute implements re.sub with Python's replacement syntax (\1, \g<1>,
-// \g<name>, \n, \t, \\) or a function of the match.
-func substitute(th *starlark.Thread, re *regexp.Regexp, repl starlark.Value, str string, count int) (string, int, error) {
-	var b strings.Builder
+// \g<name>, \n, \t, \\) or a function of the match, replacing the
+// matches all. The result may not grow past the size limit.
+func substitute(th *starlark.Thread, re *regexp.Regexp, repl starlark.Value, str string, all [][]int) (string, int, error) {
+	st := stateOf(th)
+	b := &boundedBuilder{limit: st.maxBytes()}
 	last, n := 0, 0
-	for _, loc := range re.FindAllStringSubmatchIndex(str, -1) {
-		if count > 0 && n >= count {
-			break
+	for _, loc := range all {
+		if n%1024 == 1023 {
+			if err := st.poll(); err != nil {
+				return "", 0, err
+			}
 		}
 		b.WriteString(str[last:loc[0]])
 		switch r := repl.(type) {
 		case starlark.String:
-			if err := expandRepl(&b, re, string(r), str, loc); err != nil {
+			if err := expandRepl(b, re, string(r), str, loc); err != nil {
 				return "", 0, err
 			}
 		case starlark.Callable:
@@ -252,14 +310,41 @@ func substitute(th *starlark.Thread, re *regexp.Regexp, repl starlark.Value, str
 		default:
 			return "", 0, fmt.Errorf("repl must be a string or a function, got %s", repl.Type())
 		}
+		if b.over {
+			break
+		}
 		last = loc[1]
 		n++
 	}
 	b.WriteString(str[last:])
+	if b.over {
+		return "", 0, st.newBytes("string", b.limit+1) // more than the limit
+	}
 	return b.String(), n, nil
 }
 
-func expandRepl(b *strings.Builder, re *regexp.Regexp, repl, str string, loc []int) error {
+// boundedBuilder is a strings.Builder that stops growing past limit bytes.
+type boundedBuilder struct {
+	strings.Builder
+	limit, wanted int64
+	over          bool
+}
+
+func (b *boundedBuilder) WriteString(s string) {
+	b.wanted += int64(len(s))
+	if b.over || b.wanted > b.limit {
+		b.over = true
+		return
+	}
+	b.Builder.WriteString(s)
+}
+
+func (b *boundedBuilder) WriteByte(c byte) error {
+	b.WriteString(string([]byte{c}))
+	return nil
+}
+
+func expandRepl(b *boundedBuilder, re *regexp.Regexp, repl, str string, loc []int) error {
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
 		if c != '\\' || i+1 == len(repl) {

@@ -44,7 +44,7 @@ func (f *File) Assignments(target string) []Assignment {
 	var out []Assignment
 	var starts []int
 	add := func(left, op, value string, line, start int) {
-		if match(left) {
+		if !f.expired() && match(left) {
 			out = append(out, Assignment{Target: left, Op: op, Value: strings.TrimSpace(value), Line: line, Function: f.functionAt(line)})
 			starts = append(starts, start)
 		}
@@ -124,7 +124,11 @@ func declaredName(declarator string) string {
 
 // functionAt names the function definition spanning line, or "".
 func (f *File) functionAt(line int) string {
-	for _, fn := range f.Functions() {
+	ix := f.functions()
+	if ix == nil {
+		return ""
+	}
+	for _, fn := range ix.funcs {
 		if line >= fn.Line && line <= fn.EndLine {
 			return fn.Name
 		}

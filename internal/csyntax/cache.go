@@ -3,6 +3,7 @@ package csyntax
 import (
 	"container/list"
 	"slices"
+	"time"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -12,14 +13,19 @@ import (
 // bases for incremental parsing, besides the most recently used entry.
 const maxAnchors = 4
 
+// MaxCachedBytes bounds the total size of the sources a ParseCache keeps
+// (with their trees); the most recent File is kept whatever its size.
+const MaxCachedBytes = 64 << 20
+
 // ParseCache keeps parsed Files for recently seen code strings so that every
 // distinct code string is parsed at most once while it stays cached. Files are
 // evicted least recently used first and closed on eviction; a File whose tree
 // is reused to parse a similar code string (see IncrementalParses) counts as
 // used. A File returned by
 // Get belongs to the cache: do not Close it, and do not use it after it may
-// have been evicted (after more than capacity other distinct Gets) or after
-// the cache is closed. A ParseCache is not safe for concurrent use; use one
+// have been evicted (after the next Get of another code string: more than
+// capacity others, or sources over MaxCachedBytes, evict) or after the cache
+// is closed. A ParseCache is not safe for concurrent use; use one
 // per evaluation goroutine.
 type ParseCache struct {
 	capacity int
@@ -43,6 +49,11 @@ type ParseCache struct {
 	// not the most recently used entry once a second mutant is parsed.
 	anchors     []*cacheEntry
 	incremental int
+
+	// dl is shared with every File of the cache (see SetDeadline).
+	dl *deadline
+	// bytes is the total size of the cached sources.
+	bytes int
 }
 
 type cacheEntry struct {
@@ -69,14 +80,24 @@ func NewParseCache(capacity int) *ParseCache {
 	if capacity < 1 {
 		capacity = 1
 	}
-	return &ParseCache{capacity: capacity, order: list.New(), entries: map[string]*list.Element{}}
+	return &ParseCache{capacity: capacity, order: list.New(), entries: map[string]*list.Element{}, dl: &deadline{}}
 }
+
+// SetDeadline makes parsing, and the walks and queries of every File of the
+// cache, stop at t (the zero time: never), so that a caller with a time limit
+// gets control back in time. A stopped parse makes Get return ErrInterrupted;
+// a stopped walk or query leaves its File incomplete (see File.Interrupted),
+// and Get parses such a File's code again.
+func (c *ParseCache) SetDeadline(t time.Time) { c.dl.at = t }
 
 // Get returns the File for code, parsing it only when it is not cached.
 func (c *ParseCache) Get(code string) (*File, error) {
 	if el, ok := c.entries[code]; ok {
-		c.order.MoveToFront(el)
-		return el.Value.(*cacheEntry).file, nil
+		if !el.Value.(*cacheEntry).file.cut {
+			c.order.MoveToFront(el)
+			return el.Value.(*cacheEntry).file, nil
+		}
+		c.remove(el)
 	}
 	f, base, reused, err := c.parse(code)
 	if err != nil {
@@ -97,15 +118,21 @@ func (c *ParseCache) Get(code string) (*File, error) {
 		c.anchors = append([]*cacheEntry{entry}, c.anchors[:min(len(c.anchors), maxAnchors-1)]...)
 	}
 	c.entries[code] = c.order.PushFront(entry)
-	for c.order.Len() > c.capacity {
-		last := c.order.Back()
-		e := last.Value.(*cacheEntry)
-		c.order.Remove(last)
-		delete(c.entries, e.code)
-		e.file.Close()
-		c.anchors = slices.DeleteFunc(c.anchors, func(a *cacheEntry) bool { return a == e })
+	c.bytes += len(code)
+	for c.order.Len() > c.capacity || (c.bytes > MaxCachedBytes && c.order.Len() > 1) {
+		c.remove(c.order.Back())
 	}
 	return f, nil
+}
+
+// remove drops a cached entry and closes its File.
+func (c *ParseCache) remove(el *list.Element) {
+	e := el.Value.(*cacheEntry)
+	c.order.Remove(el)
+	delete(c.entries, e.code)
+	c.bytes -= len(e.code)
+	e.file.Close()
+	c.anchors = slices.DeleteFunc(c.anchors, func(a *cacheEntry) bool { return a == e })
 }
 
 // parse parses code with the cache's parser. When a cached File without
@@ -139,7 +166,7 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 	if base != nil {
 		old := base.file.tree.Clone()
 		old.Edit(edit.inputEdit(base.file.parsed, parsed))
-		f, err := parseMasked(c.parser, c.lang, src, parsed, masks, old)
+		f, err := parseMasked(c.parser, c.lang, code, src, parsed, masks, old, c.dl)
 		old.Close()
 		if err != nil {
 			return nil, nil, false, err
@@ -152,7 +179,7 @@ func (c *ParseCache) parse(code string) (f *File, base *cacheEntry, reused bool,
 		// a tree with errors is only trusted from a full parse.
 		f.Close()
 	}
-	f, err = parseMasked(c.parser, c.lang, src, parsed, masks, nil)
+	f, err = parseMasked(c.parser, c.lang, code, src, parsed, masks, nil, c.dl)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -224,4 +251,5 @@ func (c *ParseCache) Close() {
 	c.order.Init()
 	c.entries = map[string]*list.Element{}
 	c.anchors = nil
+	c.bytes = 0
 }

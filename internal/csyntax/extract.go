@@ -109,7 +109,7 @@ func (f *File) body() *index {
 	k := ix.k
 	c := f.tree.Walk()
 	defer c.Close()
-	for {
+	for !f.expired() {
 		n := c.Node()
 		switch n.KindId() {
 		case k.callExpr:
@@ -134,6 +134,7 @@ func (f *File) body() *index {
 			}
 		}
 	}
+	return ix
 }
 
 // globalDecls returns the file-scope declarations. Without the full walk of
@@ -161,7 +162,7 @@ func (f *File) globalDecls() []Declaration {
 	k := ix.k
 	c := f.tree.Walk()
 	defer c.Close()
-	for {
+	for !f.expired() {
 		n := c.Node()
 		descend := true
 		switch n.KindId() {
@@ -189,6 +190,7 @@ func (f *File) globalDecls() []Declaration {
 			}
 		}
 	}
+	return append([]Declaration(nil), ix.globals...)
 }
 
 // preprocessor returns the index with #include and #define directives found.
@@ -204,7 +206,7 @@ func (f *File) preprocessor() *index {
 	k := ix.k
 	c := f.tree.Walk()
 	defer c.Close()
-	for {
+	for !f.expired() {
 		n := c.Node()
 		descend := false
 		switch n.KindId() {
@@ -229,6 +231,7 @@ func (f *File) preprocessor() *index {
 			}
 		}
 	}
+	return ix
 }
 
 // scanFileScope collects function definitions among the file-scope children
@@ -240,7 +243,7 @@ func (f *File) scanFileScope(container *ts.Node, ix *index) {
 		return
 	}
 	var prev *ts.Node
-	for {
+	for !f.expired() {
 		n := c.Node()
 		id := n.KindId()
 		switch {
@@ -394,9 +397,9 @@ func (f *File) function(n, prev, container *ts.Node) (fn funcEntry, mergedStart 
 	if params != nil {
 		pStart, pEnd = params.StartByte(), params.EndByte()
 	}
-	for _, m := range f.masks {
+	for _, m := range f.masksIn(lower, body.StartByte()) {
 		at := uint(m.start)
-		if at < lower || at >= body.StartByte() || (at >= pStart && at < pEnd) {
+		if at >= pStart && at < pEnd {
 			continue
 		}
 		if m.dec.replacement != "" && strings.Contains(m.dec.replacement, "static") {
@@ -640,11 +643,8 @@ func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
 	} else if p := n.Parent(); p != nil {
 		lower = scopeStart(p)
 	}
-	for _, m := range f.masks {
+	for _, m := range f.masksIn(lower, n.EndByte()) {
 		at := uint(m.start)
-		if at < lower || at >= n.EndByte() {
-			continue
-		}
 		quals = append(quals, m.dec.qualifiers...)
 		if m.dec.attribute {
 			attrs = append(attrs, attr{at, m.text})
@@ -687,6 +687,13 @@ func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
 	return out
 }
 
+// masksIn returns the masks starting in [lo, hi); masks are in source order.
+func (f *File) masksIn(lo, hi uint) []mask {
+	i := sort.Search(len(f.masks), func(i int) bool { return uint(f.masks[i].start) >= lo })
+	j := sort.Search(len(f.masks), func(i int) bool { return uint(f.masks[i].start) >= hi })
+	return f.masks[i:max(i, j)]
+}
+
 // scopeStart is where masked decorators of a container's first child may
 // start: 0 for the translation unit (whose node starts at its first token),
 // otherwise the container's start.
@@ -719,7 +726,7 @@ func (f *File) call(n *ts.Node, ix *index) Call {
 			for {
 				a := c.Node()
 				if a.IsNamed() && a.Kind() != "comment" {
-					call.Args = append(call.Args, strings.TrimSpace(string(f.src[f.unmaskedStart(a.StartByte()):a.EndByte()])))
+					call.Args = append(call.Args, strings.TrimSpace(f.code[f.unmaskedStart(a.StartByte()):a.EndByte()]))
 				}
 				if !c.GotoNextSibling() {
 					break
@@ -881,9 +888,9 @@ func (f *File) childTexts(n *ts.Node, kind string) []string {
 	return out
 }
 
-// text is n's original source text.
+// text is n's original source text (a substring of the source, not a copy).
 func (f *File) text(n *ts.Node) string {
-	return string(f.src[n.StartByte():n.EndByte()])
+	return f.code[n.StartByte():n.EndByte()]
 }
 
 // unmaskedStart moves a node's start back over source text that masking

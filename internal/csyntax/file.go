@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -19,6 +20,7 @@ const GlobalScope = "<global>"
 // tree, and computes its function, call and declaration index lazily on first
 // use. A File is not safe for concurrent use and must be closed with Close.
 type File struct {
+	code   string // original source, shared by the texts the File returns
 	src    []byte // original source
 	parsed []byte // source as handed to tree-sitter (decorators masked)
 	masks  []mask
@@ -34,6 +36,74 @@ type File struct {
 	results map[string][]QueryMatch
 	// memo holds what callers derive from the file (see Memo).
 	memo map[string]any
+	// dl is the deadline of the owning ParseCache (nil for a File parsed on
+	// its own); polls counts calls of expired between clock reads.
+	dl    *deadline
+	polls int
+	// cut is set when a walk or query stopped early at the deadline: the
+	// index and results are then incomplete.
+	cut bool
+}
+
+// ErrInterrupted is returned by ParseCache.Get when parsing stopped at the
+// cache's deadline.
+var ErrInterrupted = errors.New("csyntax: parsing stopped at the deadline")
+
+// deadline is when the long work of a ParseCache and its Files must stop;
+// the zero time means never.
+type deadline struct{ at time.Time }
+
+// pollInterval is how many polls of expired pass between clock reads.
+const pollInterval = 1024
+
+// Interrupted reports whether a walk or query of f stopped early at its
+// cache's deadline (see ParseCache.SetDeadline). The answers f gave since are
+// incomplete, and the cache drops f on the next Get of its code.
+func (f *File) Interrupted() bool { return f != nil && f.cut }
+
+// expired reports whether the deadline has passed, reading the clock once
+// every pollInterval calls, and marks f as cut when it has.
+func (f *File) expired() bool {
+	if f.cut {
+		return true
+	}
+	if f.dl == nil || f.dl.at.IsZero() {
+		return false
+	}
+	f.polls++
+	if f.polls%pollInterval != 0 {
+		return false
+	}
+	return f.expiredNow()
+}
+
+// expiredNow is expired reading the clock on every call.
+func (f *File) expiredNow() bool {
+	if f.cut {
+		return true
+	}
+	if f.dl != nil && !f.dl.at.IsZero() && !time.Now().Before(f.dl.at) {
+		f.cut = true
+	}
+	return f.cut
+}
+
+// timeoutMicros is the tree-sitter timeout that ends at d (0: no timeout).
+// ok is false when d has already passed.
+func (d *deadline) timeoutMicros() (micros uint64, ok bool) {
+	if d == nil || d.at.IsZero() {
+		return 0, true
+	}
+	left := time.Until(d.at)
+	if left <= 0 {
+		return 0, false
+	}
+	return uint64(left/time.Microsecond) + 1, true
+}
+
+// passed reports whether d is set and has passed.
+func (d *deadline) passed() bool {
+	return d != nil && !d.at.IsZero() && !time.Now().Before(d.at)
 }
 
 // Memo returns the value stored under key, building and storing it on first
@@ -187,7 +257,7 @@ func Parse(code string) (*File, error) {
 	defer p.Close()
 	src := []byte(code)
 	parsed, masks := maskDecorators(src)
-	return parseMasked(p, lang, src, parsed, masks, nil)
+	return parseMasked(p, lang, code, src, parsed, masks, nil, nil)
 }
 
 // checkSize rejects sources larger than MaxSourceBytes.
@@ -210,13 +280,25 @@ func newParser(lang *ts.Language) (*ts.Parser, error) {
 
 // parseMasked parses the masked source with p. old, when not nil, is a tree
 // already edited to match parsed, from which tree-sitter reuses what did not
-// change.
-func parseMasked(p *ts.Parser, lang *ts.Language, src, parsed []byte, masks []mask, old *ts.Tree) (*File, error) {
+// change. Parsing stops at dl (ErrInterrupted) when dl is not nil.
+func parseMasked(p *ts.Parser, lang *ts.Language, code string, src, parsed []byte, masks []mask, old *ts.Tree, dl *deadline) (*File, error) {
+	micros, ok := dl.timeoutMicros()
+	if !ok {
+		return nil, ErrInterrupted
+	}
+	// SetTimeoutMicros is deprecated for a progress callback, but go-tree-sitter
+	// v0.25 never releases the options that carry the callback.
+	p.SetTimeoutMicros(micros)
 	tree := p.Parse(parsed, old)
 	if tree == nil {
+		// A stopped parser resumes the stopped parse unless reset.
+		p.Reset()
+		if dl.passed() {
+			return nil, ErrInterrupted
+		}
 		return nil, errors.New("csyntax: tree-sitter returned no tree")
 	}
-	return &File{src: src, parsed: parsed, masks: masks, lang: lang, tree: tree}, nil
+	return &File{code: code, src: src, parsed: parsed, masks: masks, lang: lang, tree: tree, dl: dl}, nil
 }
 
 // Close frees the tree. It is safe to call more than once; a closed File
@@ -336,7 +418,7 @@ func (f *File) Callees(function string, stop ...string) []string {
 	}
 	var out []string
 	queue := []string{function}
-	for len(queue) > 0 {
+	for len(queue) > 0 && !f.expiredNow() {
 		cur := queue[0]
 		queue = queue[1:]
 		for _, c := range f.Calls(cur) {
@@ -383,15 +465,18 @@ func (f *File) Query(pattern string) ([]QueryMatch, error) {
 		return ms, nil
 	}
 	ms, err := f.runQuery(pattern)
-	if err != nil {
-		return nil, err
+	if err != nil || f.cut {
+		return ms, err
 	}
-	if f.results == nil {
+	if f.results == nil || len(f.results) >= maxCachedResults {
 		f.results = map[string][]QueryMatch{}
 	}
 	f.results[pattern] = ms
 	return ms, nil
 }
+
+// maxCachedResults bounds the query patterns whose matches a File keeps.
+const maxCachedResults = 64
 
 // runQuery runs a query pattern against the tree.
 func (f *File) runQuery(pattern string) ([]QueryMatch, error) {
@@ -412,17 +497,25 @@ func (f *File) runQuery(pattern string) ([]QueryMatch, error) {
 		}
 		defer q.Close()
 	}
+	micros, ok := f.dl.timeoutMicros()
+	if !ok || f.cut {
+		f.cut = true
+		return nil, nil
+	}
 	qc := ts.NewQueryCursor()
 	defer qc.Close()
+	// SetTimeoutMicros is deprecated for a progress callback, but go-tree-sitter
+	// v0.25 never releases the options that carry the callback.
+	qc.SetTimeoutMicros(micros)
 	names := q.CaptureNames()
 	var out []QueryMatch
 	matches := qc.Matches(q, f.tree.RootNode(), f.src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
+	for m := matches.Next(); m != nil && !f.expired(); m = matches.Next() {
 		qm := QueryMatch{Captures: map[string][]Capture{}}
 		for _, c := range m.Captures {
 			name := names[c.Index]
 			qm.Captures[name] = append(qm.Captures[name], Capture{
-				Text:    c.Node.Utf8Text(f.src),
+				Text:    f.code[c.Node.StartByte():c.Node.EndByte()],
 				Kind:    c.Node.Kind(),
 				Line:    int(c.Node.StartPosition().Row) + 1,
 				EndLine: endLine(&c.Node),
@@ -430,6 +523,10 @@ func (f *File) runQuery(pattern string) ([]QueryMatch, error) {
 			})
 		}
 		out = append(out, qm)
+	}
+	if f.dl.passed() {
+		// The cursor's timeout ends the matches early without saying so.
+		f.cut = true
 	}
 	return out, nil
 }

@@ -259,10 +259,15 @@ func skipQuoted(src []byte, i int) int {
 	return len(src)
 }
 
+// maxParenScan bounds how far matchParen looks: decorator and macro
+// arguments are short, and an unbounded scan from every '(' would take time
+// quadratic in the source.
+const maxParenScan = 4 << 10
+
 // matchParen returns the index after the ')' matching the '(' at i, or -1.
 func matchParen(src []byte, i int) int {
 	depth := 0
-	for j := i; j < len(src); j++ {
+	for j := i; j < len(src) && j < i+maxParenScan; j++ {
 		switch src[j] {
 		case '(':
 			depth++

@@ -695,7 +695,9 @@ func killUID(uid int) {
 	}
 }
 
-// processesOf lists the pids whose /proc entry belongs to uid.
+// processesOf lists the live pids whose /proc entry belongs to uid. Zombies
+// are left out: they are dead, and their parent (often the host's init, once
+// a jail's monitor has exited) reaps them in its own time.
 func processesOf(uid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -711,9 +713,17 @@ func processesOf(uid int) []int {
 		if err != nil {
 			continue
 		}
-		if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
-			out = append(out, pid)
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
+			continue
 		}
+		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+			// The state follows the command name in parentheses, which
+			// may itself contain ") ".
+			if i := bytes.LastIndex(stat, []byte(") ")); i >= 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+				continue
+			}
+		}
+		out = append(out, pid)
 	}
 	return out
 }
