@@ -25,7 +25,7 @@ const hostileKey = "sk-ant-hostile-suite-0d5e1b"
 // is), a world-writable drop directory outside every workspace, and the
 // repository itself.
 type hostileSetup struct {
-	secretFile, dropDir, repoFile string
+	secretFile, dropDir, repoFile, homeFile string
 }
 
 // hostileChildEnv marks the re-executed test process that holds the key in
@@ -43,7 +43,13 @@ func inKeyedProcess(t *testing.T) bool {
 		return true
 	}
 	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), hostileChildEnv+"=1", "ANTHROPIC_API_KEY="+hostileKey, "GITHUB_TOKEN="+hostileKey)
+	// The evaluator's home holds a credential file, as a developer's does.
+	home, err := os.MkdirTemp("", "embedeval-hostile-home-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(home) })
+	require.NoError(t, os.Chmod(home, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".netrc"), []byte("machine api.example password "+hostileKey+"\n"), 0o644))
+	cmd.Env = append(os.Environ(), hostileChildEnv+"=1", "ANTHROPIC_API_KEY="+hostileKey, "GITHUB_TOKEN="+hostileKey, "HOME="+home)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "the suite in the keyed process failed:\n%s", out)
 	if strings.Contains(string(out), "--- SKIP: "+t.Name()) {
@@ -72,14 +78,16 @@ func newHostileSetup(t *testing.T) hostileSetup {
 	require.NoError(t, os.Chmod(drop, 0o777))
 	repo, err := filepath.Abs("../../go.mod")
 	require.NoError(t, err)
-	return hostileSetup{secretFile: secret, dropDir: drop, repoFile: repo}
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	return hostileSetup{secretFile: secret, dropDir: drop, repoFile: repo, homeFile: filepath.Join(home, ".netrc")}
 }
 
 // answer writes a hostile answer from testdata/hostile with its
 // placeholders filled in.
 func (h hostileSetup) answer(t *testing.T, text string, extra ...string) string {
 	t.Helper()
-	r := strings.NewReplacer(append([]string{"@SECRET_FILE@", h.secretFile, "@DROP_DIR@", h.dropDir, "@REPO_FILE@", h.repoFile}, extra...)...)
+	r := strings.NewReplacer(append([]string{"@SECRET_FILE@", h.secretFile, "@DROP_DIR@", h.dropDir, "@REPO_FILE@", h.repoFile, "@HOME_FILE@", h.homeFile}, extra...)...)
 	path := filepath.Join(t.TempDir(), "answer.c")
 	require.NoError(t, os.WriteFile(path, []byte(r.Replace(text)), 0o644))
 	return path
@@ -135,11 +143,16 @@ func TestHostileAnswersAreContained(t *testing.T) {
 	h := newHostileSetup(t)
 	const userspace = "linux-userspace-004"
 
+	// The program's output does not reach the results: these two answers
+	// report by their exit status whether anything was in reach (42) or
+	// everything was refused (7).
 	t.Run("proc-environ", func(t *testing.T) {
-		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "proc_environ.c")))
+		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "proc_environ.c")))
+		require.Contains(t, out, "exited with status 7", "a process environment holding the key was readable")
 	})
 	t.Run("host-files", func(t *testing.T) {
-		h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "host_files.c")))
+		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "host_files.c")))
+		require.Contains(t, out, "exited with status 7", "a host file was readable or writable")
 	})
 	t.Run("include-host-file", func(t *testing.T) {
 		_, out := h.evaluateHostile(t, userspace, h.answer(t, readHostile(t, "include_host.c")))

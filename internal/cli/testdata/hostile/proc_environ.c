@@ -1,8 +1,13 @@
 /* Hostile answer: prints every environment it can read through /proc
- * (its parent's, the evaluator's, pid 1's, every process's). */
+ * (its parent's, the evaluator's, pid 1's, every process's) and exits with
+ * status 42 when one holds ANTHROPIC_API_KEY, 7 when none does: the verdict
+ * shows whether the key was in reach. */
 #include <dirent.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+static int found;
 
 static void dump(const char *path)
 {
@@ -18,6 +23,8 @@ static void dump(const char *path)
 		if (buf[i] == 0)
 			buf[i] = ' ';
 	buf[n] = 0;
+	if (strstr(buf, "ANTHROPIC_API_KEY="))
+		found = 1;
 	printf("%s: %s\n", path, buf);
 }
 
@@ -33,5 +40,5 @@ int main(void)
 		snprintf(path, sizeof path, "/proc/%.20s/environ", e->d_name);
 		dump(path);
 	}
-	return 0;
+	return found ? 42 : 7;
 }
