@@ -10,6 +10,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 )
 
@@ -128,7 +129,7 @@ func (st *callState) await(size int, f func()) error {
 // checkInput refuses a helper input over maxHelperInput.
 func checkInput(name string, n int) error {
 	if n > maxHelperInput {
-		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for the text a helper reads (%s got %d bytes)", sizeText(maxHelperInput), name, n)}
+		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for the text a helper reads (%s got %d bytes)", bytesize.Format(maxHelperInput), name, n)}
 	}
 	return nil
 }
@@ -137,7 +138,7 @@ func checkInput(name string, n int) error {
 func (st *callState) alloc(n int64) error {
 	st.allocated += n
 	if st.allocated > st.rt.limits.MaxAllocBytes {
-		return &limitError{msg: fmt.Sprintf("exceeded the memory limit of %s per call", sizeText(st.rt.limits.MaxAllocBytes))}
+		return &limitError{msg: fmt.Sprintf("exceeded the memory limit of %s per call", bytesize.Format(st.rt.limits.MaxAllocBytes))}
 	}
 	return nil
 }
@@ -150,7 +151,7 @@ func (st *callState) newBytes(kind string, n int64) error {
 		if n == max+1 {
 			size = fmt.Sprintf("more than %d bytes", max)
 		}
-		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (the result would be a %s of %s)", sizeText(max), kind, size)}
+		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (the result would be a %s of %s)", bytesize.Format(max), kind, size)}
 	}
 	return st.alloc(n)
 }
@@ -164,7 +165,7 @@ func (st *callState) newElems(kind string, n int64) error {
 // new, and counts the new ones.
 func (st *callState) grow(kind string, n, added int64) error {
 	if max := int64(st.rt.limits.MaxValueBytes); n > max/elemBytes {
-		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (the result would be a %s of %d elements, at most %d fit)", sizeText(max), kind, n, max/elemBytes)}
+		return &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (the result would be a %s of %d elements, at most %d fit)", bytesize.Format(max), kind, n, max/elemBytes)}
 	}
 	return st.alloc(added * elemBytes)
 }
@@ -192,19 +193,6 @@ func intBits(i starlark.Int) int {
 		return bits.Len64(uint64(v))
 	}
 	return new(big.Int).Abs(i.BigInt()).BitLen()
-}
-
-// sizeText writes a byte count for a message: "64 MiB", "1 GiB", "1000 bytes".
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // seqLen is the length of an iterable, counting its elements when it does

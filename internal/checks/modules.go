@@ -9,6 +9,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 	"github.com/embedeval/embedeval-go/internal/cexpr"
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/devicetree"
@@ -196,7 +197,7 @@ func cModule() *starlarkstruct.Module {
 			if len(extra[0]) > maxQuery {
 				// Compiling a query is slow and recursive in C: a long
 				// or deeply nested one would stall or crash the process.
-				return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a query pattern (%s got %d bytes)", sizeText(maxQuery), b.Name(), len(extra[0]))}
+				return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a query pattern (%s got %d bytes)", bytesize.Format(maxQuery), b.Name(), len(extra[0]))}
 			}
 			if f == nil {
 				return starlark.NewList(nil), nil

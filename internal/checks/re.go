@@ -9,6 +9,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 )
 
 // The re module mirrors the common part of Python's re on Go's RE2 engine:
@@ -152,7 +154,7 @@ func reFunc(name string) *starlark.Builtin {
 			return nil, err
 		}
 		if len(pattern) > maxPattern {
-			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a pattern (%s got %d bytes)", sizeText(maxPattern), b.Name(), len(pattern))}
+			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s for a pattern (%s got %d bytes)", bytesize.Format(maxPattern), b.Name(), len(pattern))}
 		}
 		mode := modeSearch
 		switch name {
@@ -190,7 +192,7 @@ func reFunc(name string) *starlark.Builtin {
 			return nil, err
 		}
 		if int64(len(all)) > most {
-			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (more than %d matches)", sizeText(st.maxBytes()), most)}
+			return nil, &limitError{msg: fmt.Sprintf("exceeded the size limit of %s per value (more than %d matches)", bytesize.Format(st.maxBytes()), most)}
 		}
 		switch name {
 		case "findall":

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 )
 
 // DefaultMaxArtifactBytes is the largest artifact file merge reads
@@ -84,7 +86,7 @@ func readUpTo(r io.Reader, path string, size, limit int64) ([]byte, error) {
 	}
 	if int64(b.Len()) > limit {
 		return nil, &fileRefusal{path: path, why: fmt.Sprintf("the file grew past the %s cap (--max-artifact-bytes) while being read (it was %d bytes)",
-			sizeText(limit), size)}
+			bytesize.Format(limit), size)}
 	}
 	return b.Bytes(), nil
 }
@@ -92,7 +94,7 @@ func readUpTo(r io.Reader, path string, size, limit int64) ([]byte, error) {
 func checkSize(path string, size, limit int64) error {
 	if size > limit {
 		return &fileRefusal{path: path, why: fmt.Sprintf("the file is %s (%d bytes), more than the %s cap (--max-artifact-bytes)",
-			sizeText(size), size, sizeText(limit))}
+			bytesize.Format(size), size, bytesize.Format(limit))}
 	}
 	return nil
 }
@@ -115,20 +117,4 @@ func notPlain(fi fs.FileInfo) string {
 	default:
 		return fmt.Sprintf("not a regular file (mode %s)", t)
 	}
-}
-
-// sizeText renders a byte count in the largest binary unit that divides
-// it, to one decimal otherwise: "64 MiB", "300 MiB", "1.5 KiB", "17 bytes".
-func sizeText(n int64) string {
-	units := []string{"GiB", "MiB", "KiB"}
-	for i, u := range units {
-		shift := uint(10 * (len(units) - i))
-		if n >= 1<<shift {
-			if n%(1<<shift) == 0 {
-				return fmt.Sprintf("%d %s", n>>shift, u)
-			}
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(int64(1)<<shift), u)
-		}
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

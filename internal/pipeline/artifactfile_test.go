@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 )
 
 // problems returns the refusal messages of a refused collection.
@@ -55,7 +57,7 @@ func TestCollectCapIsConfigurable(t *testing.T) {
 	_, err = CollectLimited(context.Background(), p, dir, false, 1024)
 	msgs := problems(t, err)
 	require.Len(t, msgs, 4)
-	require.Equal(t, "shard 1 of 4: refused artifact shard-1.json: the file is "+sizeText(info.Size())+" ("+strconv.FormatInt(info.Size(), 10)+" bytes), more than the 1 KiB cap (--max-artifact-bytes)", msgs[0])
+	require.Equal(t, "shard 1 of 4: refused artifact shard-1.json: the file is "+bytesize.Format(info.Size())+" ("+strconv.FormatInt(info.Size(), 10)+" bytes), more than the 1 KiB cap (--max-artifact-bytes)", msgs[0])
 
 	// Through the merge options.
 	_, err = Merge(context.Background(), MergeOptions{Plan: p, ArtifactsDir: dir, ResultsDir: t.TempDir(), Corpus: fakeCorpus(12), MaxArtifactBytes: 1024})
@@ -104,6 +106,6 @@ func TestReadUpToRefusesGrowth(t *testing.T) {
 func TestSizeText(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 1536: "1.5 KiB",
 		64 << 20: "64 MiB", 300 << 20: "300 MiB", 3 << 30: "3 GiB", 5<<30 + 1<<29: "5.5 GiB"} {
-		require.Equal(t, want, sizeText(n), n)
+		require.Equal(t, want, bytesize.Format(n), n)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 )
 
 // Mode names how a Jail confines the processes it runs.
@@ -773,7 +775,7 @@ func diskOver(dir string, l Limits) string {
 		}
 		switch {
 		case l.Disk > 0 && bytes > l.Disk:
-			msg = fmt.Sprintf("workspace disk use exceeded the limit of %s", humanBytes(l.Disk))
+			msg = fmt.Sprintf("workspace disk use exceeded the limit of %s", bytesize.Format(l.Disk))
 		case l.DiskEntries > 0 && entries > l.DiskEntries:
 			msg = fmt.Sprintf("workspace exceeded the limit of %d files", l.DiskEntries)
 		default:
@@ -782,17 +784,4 @@ func diskOver(dir string, l Limits) string {
 		return filepath.SkipAll
 	})
 	return msg
-}
-
-// humanBytes formats a byte count in binary units.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/embedeval/embedeval-go/internal/bytesize"
 	"github.com/embedeval/embedeval-go/internal/cases"
 )
 
@@ -170,16 +171,5 @@ func (e *ReplyTooLargeError) Error() string {
 	return fmt.Sprintf("model reply exceeds %s cap (--max-reply-bytes)", SizeText(e.Limit))
 }
 
-// SizeText renders a byte count for messages: "4 MiB", "512 KiB", or
-// "1000 bytes" when it is not a whole number of KiB.
-func SizeText(n int64) string {
-	switch {
-	case n != 0 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n != 0 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n != 0 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// SizeText renders a byte count for messages (bytesize.Format).
+func SizeText(n int64) string { return bytesize.Format(n) }

@@ -41,7 +41,7 @@ func TestConversationAndCaseID(t *testing.T) {
 
 func TestReplyTooLargeMessage(t *testing.T) {
 	require.EqualError(t, &ReplyTooLargeError{Limit: DefaultMaxReplyBytes}, "model reply exceeds 4 MiB cap (--max-reply-bytes)")
-	for n, want := range map[int64]string{0: "0 bytes", 1000: "1000 bytes", 1 << 10: "1 KiB", 1536 << 10: "1536 KiB", 64 << 20: "64 MiB", 2 << 30: "2 GiB"} {
+	for n, want := range map[int64]string{0: "0 bytes", 1000: "1000 bytes", 1 << 10: "1 KiB", 1536 << 10: "1.5 MiB", 64 << 20: "64 MiB", 2 << 30: "2 GiB"} {
 		require.Equal(t, want, SizeText(n), n)
 	}
 	require.EqualValues(t, DefaultMaxReplyBytes, MaxReplyBytes(0))
