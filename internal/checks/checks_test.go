@@ -55,12 +55,56 @@ def run_checks(code):
 	}, ds)
 }
 
+func TestInconclusiveRecords(t *testing.T) {
+	rt := newRuntime(t, Limits{})
+	ds, err := run(t, rt, `
+def run_checks(code):
+    kw = CheckDetail(check_name = "kw", passed = False, actual = "called through a pointer", inconclusive = True)
+    return [
+        kw,
+        {"check_name": "dict", "passed": False, "inconclusive": True},
+        CheckDetail(check_name = "decided", passed = False, inconclusive = False),
+        {"check_name": "decided_dict", "passed": True, "inconclusive": False},
+        CheckDetail(check_name = "seen", passed = kw.passed and kw.inconclusive),
+    ]
+`, "int x;")
+	require.NoError(t, err)
+	require.Equal(t, []result.CheckDetail{
+		{CheckName: "kw", Passed: true, Actual: result.Ptr("called through a pointer"), CheckType: "constraint", Weight: 1, Inconclusive: true},
+		{CheckName: "dict", Passed: true, CheckType: "constraint", Weight: 1, Inconclusive: true},
+		{CheckName: "decided", Passed: false, CheckType: "constraint", Weight: 1},
+		{CheckName: "decided_dict", Passed: true, CheckType: "constraint", Weight: 1},
+		{CheckName: "seen", Passed: true, CheckType: "constraint", Weight: 1},
+	}, ds, "passed=False with inconclusive=True is accepted and normalised to passed=True")
+
+	// Only an inconclusive record carries the field, so other records keep
+	// the contract's repr.
+	require.Equal(t, `CheckDetail(actual = None, check_name = "a", check_type = "constraint", expected = None, passed = True, weight = 1.0)`,
+		evalExpr(t, `CheckDetail(check_name = "a", passed = True, inconclusive = False)`, ""))
+	require.Equal(t, `CheckDetail(actual = None, check_name = "a", check_type = "constraint", expected = None, inconclusive = True, passed = True, weight = 1.0)`,
+		evalExpr(t, `CheckDetail(check_name = "a", passed = False, inconclusive = True)`, ""))
+
+	for _, tt := range []struct{ name, body, want string }{
+		{"kwarg not a bool", `return [CheckDetail(check_name = "a", passed = False, inconclusive = 1)]`,
+			`t.star:2:24: check "a": inconclusive must be True or False, got int (in CheckDetail) [check-runtime]`},
+		{"dict value None", `return [{"check_name": "a", "passed": False, "inconclusive": None}]`,
+			`t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": inconclusive must be True or False, got NoneType [check-shape]`},
+		{"dict value string", `return [{"check_name": "a", "passed": True, "inconclusive": "yes"}]`,
+			`t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": inconclusive must be True or False, got string [check-shape]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := run(t, rt, "def run_checks(code):\n    "+tt.body+"\n", "")
+			require.EqualError(t, err, tt.want)
+		})
+	}
+}
+
 func TestWrongShapes(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"not a list", `return "ok"`, `t.star:1:1: run_checks returned string, want a list of check records [check-shape]`},
 		{"item not a record", `return [1]`, `t.star:1:1: run_checks returned a list whose item 0 is a int, want a dict or CheckDetail(...) [check-shape]`},
 		{"missing passed", `return [{"check_name": "a"}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": missing passed [check-shape]`},
-		{"unknown key", `return [{"check_name": "a", "passed": True, "severity": 1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: unknown field "severity" (allowed: check_name, passed, expected, actual, check_type, weight) [check-shape]`},
+		{"unknown key", `return [{"check_name": "a", "passed": True, "severity": 1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: unknown field "severity" (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive) [check-shape]`},
 		{"duplicate name", `return [{"check_name": "a", "passed": True}, {"check_name": "a", "passed": True}]`, `t.star:1:1: run_checks returned check_name "a" twice (items 0 and 1); check names must be unique in a case [check-shape]`},
 		{"mutation type reserved", `return [{"check_name": "a", "passed": True, "check_type": "mutation"}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": check_type "mutation" is reserved for L4 records [check-shape]`},
 		{"negative weight", `return [{"check_name": "a", "passed": True, "weight": -1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": weight must be a number >= 0, got -1 [check-shape]`},

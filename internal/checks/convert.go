@@ -10,12 +10,16 @@ import (
 	"github.com/embedeval/embedeval-go/internal/result"
 )
 
-// checkDetailFields lists the keys a check record may have, in contract order.
-var checkDetailFieldNames = [...]string{"check_name", "passed", "expected", "actual", "check_type", "weight"}
+// checkDetailFieldNames lists the keys a check record may have: the contract's,
+// in its order, then the additive inconclusive.
+var checkDetailFieldNames = [...]string{"check_name", "passed", "expected", "actual", "check_type", "weight", "inconclusive"}
 
 // checkDetailBuiltin is CheckDetail(check_name, passed, expected=None,
-// actual=None, check_type="constraint", weight=1.0): it validates its arguments
-// at the call site, so an author sees the error on the line that made it.
+// actual=None, check_type="constraint", weight=1.0, inconclusive=False): it
+// validates its arguments at the call site, so an author sees the error on
+// the line that made it. An inconclusive record gets passed = True and an
+// inconclusive = True field; other records have no inconclusive field, so
+// their repr is the contract's.
 func checkDetailBuiltin(constructor starlark.Value) *starlark.Builtin {
 	return starlark.NewBuiltin("CheckDetail", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var name string
@@ -23,17 +27,25 @@ func checkDetailBuiltin(constructor starlark.Value) *starlark.Builtin {
 		var expected, actual starlark.Value = starlark.None, starlark.None
 		checkType := "constraint"
 		var weight starlark.Value = starlark.Float(1)
+		var inconclusive starlark.Value = starlark.False
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs,
 			"check_name", &name, "passed", &passed, "expected?", &expected, "actual?", &actual,
-			"check_type?", &checkType, "weight?", &weight); err != nil {
+			"check_type?", &checkType, "weight?", &weight, "inconclusive?", &inconclusive); err != nil {
 			return nil, err
 		}
 		d := starlark.StringDict{
 			"check_name": starlark.String(name), "passed": passed, "expected": expected,
 			"actual": actual, "check_type": starlark.String(checkType), "weight": weight,
+			"inconclusive": inconclusive,
 		}
-		if _, err := detailFromFields(func(k string) (starlark.Value, bool) { v, ok := d[k]; return v, ok }, nil); err != nil {
+		rec, err := detailFromFields(func(k string) (starlark.Value, bool) { v, ok := d[k]; return v, ok }, nil)
+		if err != nil {
 			return nil, err
+		}
+		if rec.Inconclusive {
+			d["passed"] = starlark.True
+		} else {
+			delete(d, "inconclusive")
 		}
 		return starlarkstruct.FromStringDict(constructor, d), nil
 	})
@@ -107,7 +119,8 @@ func CollectDetails(n int, convert func(i int) (result.CheckDetail, error)) ([]r
 }
 
 // detailFromFields validates one record. keys, when not nil, are checked
-// against the allowed field names.
+// against the allowed field names. A record with inconclusive = True is
+// returned with Passed set, whatever passed said.
 func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (result.CheckDetail, error) {
 	var d result.CheckDetail
 	for _, k := range keys {
@@ -116,7 +129,7 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 			known = known || f == k
 		}
 		if !known {
-			return d, fmt.Errorf("unknown field %q (allowed: check_name, passed, expected, actual, check_type, weight)", k)
+			return d, fmt.Errorf("unknown field %q (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive)", k)
 		}
 	}
 	v, ok := get("check_name")
@@ -172,6 +185,16 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 			return d, fmt.Errorf("check %q: weight must be a number >= 0, got %s", name, shortRepr(v))
 		}
 		d.Weight = f
+	}
+	if v, ok := get("inconclusive"); ok {
+		b, ok := v.(starlark.Bool)
+		if !ok {
+			return d, fmt.Errorf("check %q: inconclusive must be True or False, got %s", name, v.Type())
+		}
+		// An inconclusive record never fails: passed is normalised to true,
+		// whatever the check gave.
+		d.Inconclusive = bool(b)
+		d.Passed = d.Passed || d.Inconclusive
 	}
 	return d, nil
 }

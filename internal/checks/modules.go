@@ -236,6 +236,8 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}, "pattern"),
+		"never_returns": neverReturns(),
+		"branch_exits":  branchExits(),
 	})
 }
 

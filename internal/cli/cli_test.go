@@ -180,3 +180,11 @@ func TestDoctorProbesThePythonBridge(t *testing.T) {
 	require.Contains(t, out, "python checks (--allow-python-checks): unavailable: ")
 	require.Contains(t, out, "cannot start the Python check worker")
 }
+
+func TestEvaluateShowsInconclusiveChecks(t *testing.T) {
+	code, out, errOut := runCLI(t, "evaluate", "--cases", "../validate/testdata/inconclusive/cases", "--case", "timer-001", "--layers", "L0,L3,L4")
+	require.Equal(t, ExitOK, code, out+errOut)
+	require.Contains(t, out, "L3 heuristic: passed (1 check inconclusive)")
+	require.Contains(t, out, "    n/a  period_in_range  expected: 10..1000 ms  actual: 1 period(s) unknown")
+	require.Contains(t, out, "applied  sleep_via_pointer: sleep_called MISSED (inconclusive on the mutant)")
+}

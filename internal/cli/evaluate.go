@@ -154,7 +154,10 @@ func writeEvaluation(w io.Writer, source string, r result.EvalResult) {
 		}
 		for _, d := range l.Details {
 			mark := "FAIL"
-			if d.Passed {
+			switch {
+			case d.Inconclusive:
+				mark = "n/a" // inconclusive: cannot fail the solution
+			case d.Passed:
 				mark = "ok"
 			}
 			fmt.Fprintf(w, "    %-4s %s", mark, d.CheckName)
@@ -179,6 +182,8 @@ func verdictsText(m result.MutationResult) string {
 		switch {
 		case v.Missing:
 			word = "not reported"
+		case v.Inconclusive:
+			word = "MISSED (inconclusive on the mutant)"
 		case !v.Caught:
 			word = "MISSED"
 		}

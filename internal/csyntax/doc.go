@@ -2,7 +2,9 @@
 // questions about it: which functions a file defines (with return type,
 // parameters, storage and attributes), which calls appear and where, which
 // variables are declared with which qualifiers, which headers are included and
-// which macros are defined. It also runs raw tree-sitter queries.
+// which macros are defined. It also runs raw tree-sitter queries, and judges
+// control flow: whether a function never returns (NeverReturns) and how the
+// branches of an if end (BranchExits).
 //
 // The package owns parsing and extraction only; it knows nothing about checks,
 // Starlark or scoring.

@@ -207,11 +207,26 @@ func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.
 	if len(details) == 0 {
 		lr.Status, lr.Reason = result.StatusSkipped, "run_checks returned no checks"
 	}
+	inconclusive := 0
 	for _, d := range details {
-		if !d.Passed {
+		if d.Inconclusive {
+			inconclusive++
+		}
+		if d.Failed() {
 			lr.Status = result.StatusFailed
 		}
 	}
+	if inconclusive > 0 {
+		lr.Reason = plural(inconclusive, "check") + " inconclusive"
+	}
+}
+
+// plural renders "1 check", "2 checks".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // adopt copies a toolchain's layer outcome into lr, keeping lr's layer number
@@ -233,7 +248,7 @@ func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *Ca
 		lr.Status, lr.Reason = result.StatusSkipped, "case has no negatives (checks/negatives.star or .py)"
 		return
 	}
-	applied, missed := 0, 0
+	applied, missed, inconclusive := 0, 0, 0
 	batch := batchMutations(ctx, cc, code, owners)
 	for i, neg := range cc.Negatives.Negatives {
 		var mr result.MutationResult
@@ -249,9 +264,13 @@ func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *Ca
 		applied++
 		for _, v := range mr.MustFail {
 			actual := "passed"
-			if v.Missing {
+			switch {
+			case v.Missing:
 				actual = "not reported"
-			} else if v.Caught {
+			case v.Inconclusive:
+				actual = "inconclusive on the mutant"
+				inconclusive++
+			case v.Caught:
 				actual = "failed"
 			}
 			if !v.Caught {
@@ -268,6 +287,9 @@ func (e *Evaluator) mutationLayer(ctx context.Context, s *checks.Session, cc *Ca
 	case missed > 0:
 		lr.Status = result.StatusFailed
 		lr.Reason = fmt.Sprintf("%d seeded bug(s) not caught by the checks they name", missed)
+		if inconclusive > 0 {
+			lr.Reason += fmt.Sprintf(" (%d inconclusive on the mutant)", inconclusive)
+		}
 	case applied == 0:
 		lr.Status, lr.Reason = result.StatusSkipped, "no mutation changed this code"
 	default:
@@ -389,16 +411,19 @@ func batchMutations(ctx context.Context, cc *CaseChecks, code string, owners Che
 	return out
 }
 
-// verdicts judges a negative's labels on the checks its mutant got.
+// verdicts judges a negative's labels on the checks its mutant got. A check
+// catches the bug only when it fails on evidence: an inconclusive check is
+// not a catch.
 func verdicts(neg *checks.Negative, details []result.CheckDetail) result.MutationResult {
 	mr := result.MutationResult{Name: neg.Name}
-	byName := map[string]bool{}
+	byName := map[string]result.CheckDetail{}
 	for _, d := range details {
-		byName[d.CheckName] = d.Passed
+		byName[d.CheckName] = d
 	}
 	verdict := func(name string) result.CheckVerdict {
-		passed, found := byName[name]
-		return result.CheckVerdict{CheckName: name, Caught: found && !passed, Missing: !found}
+		d, found := byName[name]
+		return result.CheckVerdict{CheckName: name, Caught: found && d.Failed(), Missing: !found,
+			Inconclusive: found && d.Inconclusive}
 	}
 	for _, n := range neg.MustFail {
 		mr.MustFail = append(mr.MustFail, verdict(n))

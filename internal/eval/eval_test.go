@@ -259,3 +259,75 @@ func TestToolchainLayers(t *testing.T) {
 	require.True(t, r.Passed)
 	require.Equal(t, 1, tc.closed)
 }
+
+// inconclusiveBehavior cannot decide on a call through a function pointer
+// (sleep_called) or on a period it cannot evaluate (period_known).
+const inconclusiveBehavior = `
+def run_checks(code):
+    calls = c.calls(code)
+    direct = [x for x in calls if x.name == "k_timer_start"]
+    pointer = [x for x in calls if x.name.startswith("(*")]
+    periods = [c.eval_int(code, x.args[1]) for x in direct if len(x.args) > 1]
+    return [
+        CheckDetail(check_name = "timer_started", passed = len(direct) > 0, inconclusive = not direct and len(pointer) > 0),
+        {"check_name": "period_known", "passed": False, "inconclusive": None in periods or not periods},
+    ]
+`
+
+func TestInconclusiveIsNeverAFailure(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	var err error
+	cc.Behavior, err = rt.LoadChecks(context.Background(), "behavior.star", []byte(inconclusiveBehavior))
+	require.NoError(t, err)
+	cc.Negatives, err = rt.LoadNegatives(context.Background(), "negatives.star", []byte(`
+NEGATIVES = [
+    {"name": "via_pointer", "mutation": lambda code: code.replace("k_timer_start(", "(*start_fn)("), "must_fail": ["timer_started"], "should_fail": ["period_known"]},
+    {"name": "never_started", "mutation": lambda code: code.replace("k_timer_start(&t, K_MSEC(1), K_MSEC(1));", ""), "must_fail": ["timer_started"]},
+]
+`))
+	require.NoError(t, err)
+
+	// K_MSEC(1) is not evaluated, so period_known is undecided on good code.
+	r := evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	require.Equal(t, "L3 passed: 1 check inconclusive", statuses(r)[3])
+	require.True(t, r.Passed)
+	l3, _ := r.Layer(result.LayerHeuristic)
+	require.Equal(t, result.CheckDetail{CheckName: "period_known", Passed: true, CheckType: "constraint", Weight: 1, Inconclusive: true}, l3.Details[1])
+
+	// Only an inconclusive check left: the layer passes and says so.
+	r = evaluate(t, New(nil, AllLayers), cc, rt, strings.Replace(goodCode, "k_timer_start(", "(*start_fn)(", 1))
+	require.Equal(t, "L3 passed: 2 checks inconclusive", statuses(r)[3])
+	require.True(t, r.Passed)
+
+	// A decided failure still fails, inconclusive checks beside it or not.
+	r = evaluate(t, New(nil, AllLayers), cc, rt, strings.Replace(goodCode, "k_timer_start(&t, K_MSEC(1), K_MSEC(1));", "", 1))
+	require.Equal(t, "L3 failed: 1 check inconclusive", statuses(r)[3])
+	require.Equal(t, result.LayerHeuristic, *r.FailedAtLayer)
+
+	// L4 on good code: the mutant that only makes timer_started inconclusive
+	// is not caught; the one that removes the call is.
+	r = evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	l4, _ := r.Layer(result.LayerMutation)
+	require.Equal(t, "L4 failed: 1 seeded bug(s) not caught by the checks they name (1 inconclusive on the mutant)", statuses(r)[4])
+	require.Equal(t, []result.CheckVerdict{{CheckName: "timer_started", Inconclusive: true}}, l4.Mutations[0].MustFail)
+	require.Equal(t, []result.CheckVerdict{{CheckName: "period_known", Inconclusive: true}}, l4.Mutations[0].ShouldFail)
+	require.Equal(t, []result.CheckVerdict{{CheckName: "timer_started", Caught: true}}, l4.Mutations[1].MustFail)
+	require.Equal(t, result.CheckDetail{CheckName: "via_pointer/timer_started", Passed: false,
+		Expected: result.Ptr("check fails on the mutant"), Actual: result.Ptr("inconclusive on the mutant"),
+		CheckType: result.CheckTypeMutation, Weight: 1}, l4.Details[0])
+}
+
+func TestVerdictsIgnorePassedOfInconclusiveRecords(t *testing.T) {
+	// A record read from elsewhere may keep passed=false with inconclusive:
+	// it is still no catch.
+	neg := &checks.Negative{Name: "n", MustFail: []string{"a", "b", "c"}}
+	mr := verdicts(neg, []result.CheckDetail{
+		{CheckName: "a", Passed: false, Inconclusive: true},
+		{CheckName: "b", Passed: false},
+	})
+	require.Equal(t, []result.CheckVerdict{
+		{CheckName: "a", Inconclusive: true},
+		{CheckName: "b", Caught: true},
+		{CheckName: "c", Missing: true},
+	}, mr.MustFail)
+}

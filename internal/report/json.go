@@ -36,6 +36,9 @@ type BenchmarkReport struct {
 	NRuns            int                     `json:"n_runs"`
 	Counts           score.RunCounts         `json:"counts"`
 	Warnings         []string                `json:"warnings"`
+	// InconclusiveChecks counts the run's inconclusive check outcomes
+	// (additive; omitted when there are none).
+	InconclusiveChecks int `json:"inconclusive_checks,omitempty"`
 }
 
 // NewBenchmarkReport assembles the summary.json document.
@@ -47,6 +50,7 @@ func NewBenchmarkReport(rep *score.Report, opts Options) BenchmarkReport {
 		Overall: rep.Overall, Scenario: score.DefaultScenario, Scenarios: rep.Scenarios,
 		Temperature: opts.Temperature, NSamplesPerCase: max(rep.NSamplesPerCase, 1),
 		NRuns: max(opts.NRuns, 1), Counts: rep.Counts, Warnings: rep.Warnings,
+		InconclusiveChecks: rep.InconclusiveChecks,
 	}
 	if len(rep.Scenarios) == 1 {
 		b.Scenario = rep.Scenarios[0]

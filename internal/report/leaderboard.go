@@ -312,30 +312,41 @@ const maxFailingIDs = 5
 
 // LeaderboardPerCheckMarkdown renders results/LEADERBOARD_PER_CHECK.md: one
 // row per (check, category, model) from models[*].per_check_stats, lowest
-// pass rate first, then check, category and model.
+// pass rate first, then check, category and model. An Inconclusive column
+// appears only when some check could not decide.
 func LeaderboardPerCheckMarkdown(rep *score.Report, opts Options) []byte {
 	w := &mdWriter{}
 	w.line("# EmbedEval Per-Check Results")
 	w.line()
 	runLine(w, opts)
-	w.line("One row per (check, category, model); checks of type `mutation` (L4) are excluded. ",
-		"Runs count judged samples where the check reported; Failing Cases lists the cases where it failed at least once.")
-	w.line()
 	type row struct {
 		model string
 		st    score.PerCheckStat
 	}
 	var rows []row
+	inconclusive := false
 	for _, m := range rep.Models {
 		for _, st := range m.PerCheckStats {
 			rows = append(rows, row{m.Model, st})
+			inconclusive = inconclusive || st.Inconclusive > 0
 		}
 	}
+	w.line("One row per (check, category, model); checks of type `mutation` (L4) are excluded. ",
+		"Runs count judged samples where the check reported; Failing Cases lists the cases where it failed at least once.")
+	if inconclusive {
+		w.line("Inconclusive counts runs where the check could not decide; they are never failures, ",
+			"and Pass Rate is over the decided runs only (\"-\" when none decided).")
+	}
+	w.line()
 	slices.SortFunc(rows, func(a, b row) int {
 		return cmp.Or(cmp.Compare(a.st.PassRate, b.st.PassRate), strings.Compare(a.st.CheckName, b.st.CheckName),
 			strings.Compare(a.st.Category, b.st.Category), strings.Compare(a.model, b.model))
 	})
-	w.header("Check", "Category", "Model", "Runs", "Failures", "Pass Rate", "Failing Cases")
+	cols := []string{"Check", "Category", "Model", "Runs", "Failures", "Pass Rate", "Failing Cases"}
+	if inconclusive {
+		cols = slices.Insert(cols, 5, "Inconclusive")
+	}
+	w.header(cols...)
 	for _, r := range rows {
 		ids := r.st.FailingTCIDs
 		list := strings.Join(ids[:min(len(ids), maxFailingIDs)], ", ")
@@ -345,8 +356,16 @@ func LeaderboardPerCheckMarkdown(rep *score.Report, opts Options) []byte {
 		if list == "" {
 			list = "-"
 		}
-		w.row(mdescape.Text(r.st.CheckName), mdescape.Text(r.st.Category), mdescape.Text(r.model), strconv.Itoa(r.st.TotalRuns),
-			strconv.Itoa(r.st.FailCount), pct(r.st.PassRate), mdescape.Text(list))
+		rate := pct(r.st.PassRate)
+		if r.st.Inconclusive >= r.st.TotalRuns {
+			rate = "-"
+		}
+		cells := []string{mdescape.Text(r.st.CheckName), mdescape.Text(r.st.Category), mdescape.Text(r.model), strconv.Itoa(r.st.TotalRuns),
+			strconv.Itoa(r.st.FailCount), rate, mdescape.Text(list)}
+		if inconclusive {
+			cells = slices.Insert(cells, 5, strconv.Itoa(r.st.Inconclusive))
+		}
+		w.row(cells...)
 	}
 	if len(rows) == 0 {
 		w.line()

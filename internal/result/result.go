@@ -21,7 +21,16 @@ type CheckDetail struct {
 	Actual    *string `json:"actual"`
 	CheckType string  `json:"check_type"`
 	Weight    float64 `json:"weight"`
+	// Inconclusive marks a check that could not decide (an unknown value, a
+	// call through a function pointer). It is additive to the contract's
+	// shape: Passed is then true, so a reader that knows only passed never
+	// sees a failure; it never fails a layer and never counts as an L4 catch.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 }
+
+// Failed reports whether the record is evidence of a fault: it failed and
+// was not inconclusive.
+func (d CheckDetail) Failed() bool { return !d.Passed && !d.Inconclusive }
 
 // Layer numbers, in the order the evaluator runs them.
 const (
@@ -115,6 +124,9 @@ type CheckVerdict struct {
 	Caught    bool   `json:"caught"`
 	// Missing is set when the check did not report at all on the mutant.
 	Missing bool `json:"missing,omitempty"`
+	// Inconclusive is set when the check could not decide on the mutant;
+	// that is never a catch.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 }
 
 // EvalResult is the evaluation of one generated (or reference) solution of one

@@ -44,7 +44,7 @@ func scoredFields(r *result.EvalResult) result.EvalResult {
 			if l.Details != nil {
 				o.Details = make([]result.CheckDetail, len(l.Details))
 				for j, d := range l.Details {
-					o.Details[j] = result.CheckDetail{CheckName: d.CheckName, Passed: d.Passed, CheckType: d.CheckType}
+					o.Details[j] = result.CheckDetail{CheckName: d.CheckName, Passed: d.Passed, CheckType: d.CheckType, Inconclusive: d.Inconclusive}
 				}
 			}
 		}
@@ -242,6 +242,7 @@ const (
 	cActual
 	cCheckType
 	cWeight
+	cInconclusive
 )
 
 func (d *lineDecoder) detailList(dst *[]result.CheckDetail) bool {
@@ -266,6 +267,8 @@ func (d *lineDecoder) detail(c *result.CheckDetail) bool {
 			bit, ok = cCheckType, d.keepString(&c.CheckType)
 		case "weight":
 			bit, ok = cWeight, d.float()
+		case "inconclusive":
+			bit, ok = cInconclusive, d.bool(&c.Inconclusive)
 		default:
 			return false
 		}
@@ -321,6 +324,8 @@ func (d *lineDecoder) verdictList() bool {
 				bit, ok = 2, d.bool(&b)
 			case "missing":
 				bit, ok = 4, d.bool(&b)
+			case "inconclusive":
+				bit, ok = 8, d.bool(&b)
 			default:
 				return false
 			}

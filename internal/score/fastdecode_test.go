@@ -99,12 +99,13 @@ func (g *recGen) record() result.EvalResult {
 			default:
 				for range rng.IntN(5) {
 					l.Details = append(l.Details, result.CheckDetail{CheckName: g.pick(), Passed: rng.IntN(2) == 0,
-						Expected: g.pickPtr(), Actual: g.pickPtr(), CheckType: g.pick(), Weight: pickFloat(rng)})
+						Expected: g.pickPtr(), Actual: g.pickPtr(), CheckType: g.pick(), Weight: pickFloat(rng),
+						Inconclusive: rng.IntN(4) == 0})
 				}
 			}
 			if rng.IntN(3) == 0 {
 				l.Mutations = []result.MutationResult{{Name: g.pick(), Outcome: result.MutationApplied,
-					MustFail:   []result.CheckVerdict{{CheckName: g.pick(), Caught: true}, {CheckName: g.pick(), Missing: true}},
+					MustFail:   []result.CheckVerdict{{CheckName: g.pick(), Caught: true}, {CheckName: g.pick(), Missing: true}, {CheckName: g.pick(), Inconclusive: true}},
 					ShouldFail: []result.CheckVerdict{{CheckName: g.pick()}}, Error: g.pick()}}
 			}
 			r.Layers = append(r.Layers, l)
@@ -119,7 +120,8 @@ func mutateLine(rng *rand.Rand, line string) string {
 	keys := []string{"case_id", "model", "attempt", "generated_code", "layers", "failed_at_layer", "passed",
 		"status", "total_time_seconds", "scenario", "mutation", "token_usage", "cost_usd", "notes",
 		"infra_error", "layer", "name", "details", "error", "duration_seconds", "mutations", "check_name",
-		"check_type", "weight", "expected", "input_tokens", "must_fail", "caught", "outcome", "reason", "turns"}
+		"check_type", "weight", "expected", "input_tokens", "must_fail", "caught", "outcome", "reason", "turns",
+		"inconclusive"}
 	values := []string{"null", `"x"`, `""`, "0", "-0", "7", "-3", "1.5", "1e2", "1e400", "-1e400", "1E-400", "01", "-",
 		"1.", ".5", "12345678901", "99999999999999999999", "true", "false", "[]", "{}", `[null]`, `["a",null]`, `[{}]`,
 		`{"input_tokens":1}`, `"passed"`, `"\u0070assed"`, `"\ud800"`, "\"\xff\"", "nul", "tru", `"\x"`, `"\u12"`}

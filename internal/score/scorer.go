@@ -117,13 +117,13 @@ type taskAcc struct {
 type checkKey struct{ check, category string }
 
 type checkAcc struct {
-	runs, fails int
-	failing     map[string]struct{}
+	runs, fails, inconclusive int
+	failing                   map[string]struct{}
 }
 
 type rowKey struct{ caseID, check, model string }
 
-type rowAcc struct{ samples, passed int }
+type rowAcc struct{ samples, passed, inconclusive int }
 
 type layerAcc struct{ passed, failed, skipped, errored int }
 
@@ -270,13 +270,13 @@ func countError(e *ErrorCounts, r *result.EvalResult) {
 }
 
 // addChecks counts the non-mutation checks of the layers that ran. A check
-// reported more than once in one result counts once, as passed only if every
-// report passed.
+// reported more than once in one result counts once: inconclusive if no
+// report decided, else passed only if every decided report passed.
 func (s *Scorer) addChecks(ma *modelAcc, m *caseMeta, r *result.EvalResult) {
 	seen := s.seenChecks[:0]
 	type verdict struct {
-		name   string
-		passed bool
+		name            string
+		decided, passed bool
 	}
 	var small [32]verdict
 	verdicts := small[:0]
@@ -288,12 +288,16 @@ func (s *Scorer) addChecks(ma *modelAcc, m *caseMeta, r *result.EvalResult) {
 			if d.CheckType == result.CheckTypeMutation {
 				continue
 			}
-			if i := slices.Index(seen, d.CheckName); i >= 0 {
-				verdicts[i].passed = verdicts[i].passed && d.Passed
-				continue
+			i := slices.Index(seen, d.CheckName)
+			if i < 0 {
+				seen = append(seen, d.CheckName)
+				verdicts = append(verdicts, verdict{name: d.CheckName, passed: true})
+				i = len(verdicts) - 1
 			}
-			seen = append(seen, d.CheckName)
-			verdicts = append(verdicts, verdict{d.CheckName, d.Passed})
+			if !d.Inconclusive {
+				verdicts[i].decided = true
+				verdicts[i].passed = verdicts[i].passed && d.Passed
+			}
 		}
 	}
 	s.seenChecks = seen[:0]
@@ -312,6 +316,11 @@ func (s *Scorer) addChecks(ma *modelAcc, m *caseMeta, r *result.EvalResult) {
 			s.rows[rk] = ra
 		}
 		ra.samples++
+		if !v.decided {
+			ca.inconclusive++
+			ra.inconclusive++
+			continue
+		}
 		if v.passed {
 			ra.passed++
 			continue
@@ -420,7 +429,7 @@ func (s *Scorer) Finish() *Report {
 			best, rep.Overall.BestModel, rep.Overall.BestPassAt1 = p, m.Model, p
 		}
 	}
-	rep.PerCheckRows = s.perCheckRows()
+	rep.PerCheckRows, rep.InconclusiveChecks = s.perCheckRows()
 	rep.Warnings = append(rep.Warnings, s.ownWarnings()...)
 	if rep.Overall.CaseSetWarning != nil {
 		rep.Warnings = append(rep.Warnings, *rep.Overall.CaseSetWarning)
@@ -592,29 +601,32 @@ func (s *Scorer) modelScore(name string, ma *modelAcc, allKeys, scored []taskKey
 	}) {
 		ca := ma.checks[ck]
 		st := PerCheckStat{CheckName: ck.check, Category: ck.category, TotalRuns: ca.runs, FailCount: ca.fails,
-			FailingTCIDs: slices.Sorted(maps.Keys(ca.failing))}
+			FailingTCIDs: slices.Sorted(maps.Keys(ca.failing)), Inconclusive: ca.inconclusive,
+			PassRate: PassRateOf(ca.runs-ca.fails-ca.inconclusive, ca.runs, ca.inconclusive)}
 		if st.FailingTCIDs == nil {
 			st.FailingTCIDs = []string{}
-		}
-		if ca.runs > 0 {
-			st.PassRate = float64(ca.runs-ca.fails) / float64(ca.runs)
 		}
 		ms.PerCheckStats = append(ms.PerCheckStats, st)
 	}
 	return ms
 }
 
-func (s *Scorer) perCheckRows() []PerCheckRow {
+// perCheckRows returns the rows of per_check_metrics.json and the total of
+// their inconclusive outcomes.
+func (s *Scorer) perCheckRows() ([]PerCheckRow, int) {
 	rows := make([]PerCheckRow, 0, len(s.rows))
+	inconclusive := 0
 	for k, a := range s.rows {
 		rows = append(rows, PerCheckRow{CaseID: k.caseID, Category: s.meta[k.caseID].category, CheckName: k.check,
-			Model: k.model, Samples: a.samples, Passed: a.passed, PassRate: float64(a.passed) / float64(a.samples)})
+			Model: k.model, Samples: a.samples, Passed: a.passed, Inconclusive: a.inconclusive,
+			PassRate: PassRateOf(a.passed, a.samples, a.inconclusive)})
+		inconclusive += a.inconclusive
 	}
 	slices.SortFunc(rows, func(a, b PerCheckRow) int {
 		return cmp.Or(cmp.Compare(a.PassRate, b.PassRate), strings.Compare(a.CaseID, b.CaseID),
 			strings.Compare(a.CheckName, b.CheckName), strings.Compare(a.Model, b.Model))
 	})
-	return rows
+	return rows, inconclusive
 }
 
 // groupAcc accumulates one breakdown group; tasks must be added in a fixed

@@ -227,3 +227,53 @@ func TestAddRejectsUnscorable(t *testing.T) {
 		})
 	}
 }
+
+func TestInconclusiveChecks(t *testing.T) {
+	s := New(testLookup())
+	ok := func(name string) result.CheckDetail { return result.CheckDetail{CheckName: name, Passed: true} }
+	bad := func(name string) result.CheckDetail { return result.CheckDetail{CheckName: name} }
+	// passed=false kept on an inconclusive record (written by another
+	// producer) must not count as a failure either.
+	undecided := func(name string) result.CheckDetail {
+		return result.CheckDetail{CheckName: name, Passed: false, Inconclusive: true}
+	}
+	for i, checks := range [][]result.CheckDetail{
+		{ok("period"), undecided("pointer")},
+		{bad("period"), undecided("pointer")},
+		{undecided("period"), undecided("pointer")},
+		{ok("period"), undecided("pointer")},
+	} {
+		failAt := -1
+		if i == 1 {
+			failAt = 0
+		}
+		r := res("a", "timer-001", i, failAt, checks...)
+		require.NoError(t, s.Add(&r))
+	}
+	// One result reports a check twice: a decided report wins over an
+	// inconclusive one.
+	r := res("a", "dma-001", 0, -1, undecided("period"), ok("period"))
+	require.NoError(t, s.Add(&r))
+	rep := s.Finish()
+
+	require.Equal(t, []PerCheckStat{
+		{CheckName: "period", Category: "dma", TotalRuns: 1, PassRate: 1, FailingTCIDs: []string{}},
+		// 3 runs decided: 2 passed, 1 failed.
+		{CheckName: "period", Category: "timer", TotalRuns: 4, FailCount: 1, Inconclusive: 1, PassRate: 2.0 / 3, FailingTCIDs: []string{"timer-001"}},
+		// Never decided: no evidence of a failure.
+		{CheckName: "pointer", Category: "timer", TotalRuns: 4, Inconclusive: 4, PassRate: 1, FailingTCIDs: []string{}},
+	}, rep.Models[0].PerCheckStats)
+	require.Equal(t, []PerCheckRow{
+		{CaseID: "timer-001", Category: "timer", CheckName: "period", Model: "a", Samples: 4, Passed: 2, Inconclusive: 1, PassRate: 2.0 / 3},
+		{CaseID: "dma-001", Category: "dma", CheckName: "period", Model: "a", Samples: 1, Passed: 1, PassRate: 1},
+		{CaseID: "timer-001", Category: "timer", CheckName: "pointer", Model: "a", Samples: 4, Inconclusive: 4, PassRate: 1},
+	}, rep.PerCheckRows)
+	require.Equal(t, 5, rep.InconclusiveChecks)
+}
+
+func TestPassRateOf(t *testing.T) {
+	require.Equal(t, 0.5, PassRateOf(1, 2, 0))
+	require.Equal(t, 0.5, PassRateOf(1, 4, 2), "over decided outcomes only")
+	require.Equal(t, 1.0, PassRateOf(0, 3, 3), "nothing decided, nothing failed")
+	require.Equal(t, 1.0, PassRateOf(0, 0, 0))
+}

@@ -98,7 +98,9 @@ type Stability struct {
 
 // PerCheckStat aggregates one check in one category for one model (interop
 // contract §2.4b). FailingTCIDs is the sorted distinct set of case ids where
-// the check failed at least once.
+// the check failed at least once. TotalRuns counts every run where the check
+// reported, Inconclusive those where it could not decide (additive, omitted
+// when zero); PassRate is over decided runs only (see PassRateOf).
 type PerCheckStat struct {
 	CheckName    string   `json:"check_name"`
 	Category     string   `json:"category"`
@@ -106,6 +108,7 @@ type PerCheckStat struct {
 	FailCount    int      `json:"fail_count"`
 	PassRate     float64  `json:"pass_rate"`
 	FailingTCIDs []string `json:"failing_tc_ids"`
+	Inconclusive int      `json:"inconclusive,omitempty"`
 }
 
 // ModelScore is every number of one model.
@@ -169,15 +172,30 @@ type RunCounts struct {
 }
 
 // PerCheckRow is one (case, check, model) row of per_check_metrics.json
-// (interop contract §2.4a).
+// (interop contract §2.4a). Samples counts every sample where the check
+// reported, Passed the decided passes, Inconclusive the undecided samples
+// (additive, omitted when zero); PassRate is over decided samples only (see
+// PassRateOf).
 type PerCheckRow struct {
-	CaseID    string  `json:"case_id"`
-	Category  string  `json:"category"`
-	CheckName string  `json:"check_name"`
-	Model     string  `json:"model"`
-	Samples   int     `json:"samples"`
-	Passed    int     `json:"passed"`
-	PassRate  float64 `json:"pass_rate"`
+	CaseID       string  `json:"case_id"`
+	Category     string  `json:"category"`
+	CheckName    string  `json:"check_name"`
+	Model        string  `json:"model"`
+	Samples      int     `json:"samples"`
+	Passed       int     `json:"passed"`
+	PassRate     float64 `json:"pass_rate"`
+	Inconclusive int     `json:"inconclusive,omitempty"`
+}
+
+// PassRateOf is a check's pass rate over its decided outcomes:
+// passed / (runs - inconclusive). A check that never decided has no evidence
+// of a failure, and its rate is 1.
+func PassRateOf(passed, runs, inconclusive int) float64 {
+	decided := runs - inconclusive
+	if decided <= 0 {
+		return 1
+	}
+	return float64(passed) / float64(decided)
 }
 
 // Report is the outcome of scoring one stream of results. Every slice is
@@ -198,6 +216,9 @@ type Report struct {
 	// PerCheckRows are sorted by pass_rate ascending, then case_id,
 	// check_name, model.
 	PerCheckRows []PerCheckRow `json:"-"`
+	// InconclusiveChecks counts the inconclusive check outcomes of the run:
+	// the sum of the rows' Inconclusive.
+	InconclusiveChecks int `json:"-"`
 	// Warnings are the input warnings (in the order given) followed by the
 	// scorer's own, each one line.
 	Warnings []string `json:"warnings"`

@@ -388,16 +388,23 @@ func negativeProblems(cc *eval.CaseChecks, muts []result.MutationResult, refChec
 					continue
 				}
 				l, c := at(v.CheckName)
-				if v.Missing {
+				switch {
+				case v.Missing:
 					ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: check %q does not report on the mutated reference", neg.Name, v.CheckName))
-				} else {
+				case v.Inconclusive:
+					ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: must_fail check %q is inconclusive on the mutated reference, which is not a catch", neg.Name, v.CheckName))
+				default:
 					ps = append(ps, diag.Errorf(path, l, c, "negatives", "negative %q: must_fail check %q still passes on the mutated reference", neg.Name, v.CheckName))
 				}
 			}
 			for _, v := range m.ShouldFail {
 				if !v.Caught && refChecks[v.CheckName] {
 					l, c := at(v.CheckName)
-					ps = append(ps, diag.Warnf(path, l, c, "negatives", "negative %q: should_fail check %q misses the seeded bug", neg.Name, v.CheckName))
+					how := "misses the seeded bug"
+					if v.Inconclusive {
+						how = "is inconclusive on the mutated reference, so it misses the seeded bug"
+					}
+					ps = append(ps, diag.Warnf(path, l, c, "negatives", "negative %q: should_fail check %q %s", neg.Name, v.CheckName, how))
 				}
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/eval"
+	"github.com/embedeval/embedeval-go/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -155,4 +156,31 @@ func TestMinCoverage(t *testing.T) {
 	require.Empty(t, run(0), "not enforced by default")
 	require.Empty(t, run(50), "1 of 2 defended is 50%")
 	require.Equal(t, []string{"L4 coverage 1/2 (50.0%) is below the required 100%: no must_fail negative defends timer_started"}, run(100))
+}
+
+// TestInconclusiveIsNotACatch validates a case whose behavior checks say
+// "inconclusive" on what they cannot decide: a Kconfig period in the
+// reference, a call through a function pointer in one mutant.
+func TestInconclusiveIsNotACatch(t *testing.T) {
+	rep, err := Run(context.Background(), Options{CasesDir: "testdata/inconclusive/cases", Layers: eval.AllLayers})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 1)
+	c := rep.Cases[0]
+	require.Equal(t, LayerSummary{Layer: 0, Name: "static", Status: "passed"}, c.Layers[0])
+	require.Equal(t, LayerSummary{Layer: 3, Name: "heuristic", Status: "passed", Reason: "1 check inconclusive"}, c.Layers[3],
+		"an inconclusive check does not fail the reference")
+	require.Equal(t, "1 seeded bug(s) not caught by the checks they name (1 inconclusive on the mutant)", c.Layers[4].Reason)
+	require.Equal(t, []NegativeReport{
+		{Name: "no_header", Outcome: "applied", MustFail: []result.CheckVerdict{{CheckName: "kernel_header", Caught: true}}},
+		{Name: "blink_too_slow", Outcome: "applied", MustFail: []result.CheckVerdict{{CheckName: "period_in_range", Caught: true}}},
+		{Name: "sleep_via_pointer", Outcome: "applied", MustFail: []result.CheckVerdict{{CheckName: "sleep_called", Inconclusive: true}}},
+	}, c.Negatives, "a known period out of range is caught despite the unknown one; a check made inconclusive is not")
+	var msgs []string
+	for _, p := range c.Problems {
+		msgs = append(msgs, p.String())
+	}
+	require.Equal(t, []string{
+		`testdata/inconclusive/cases/zephyr/timer-001/checks/negatives.star:17:23: negative "sleep_via_pointer": must_fail check "sleep_called" is inconclusive on the mutated reference, which is not a catch [negatives]`,
+	}, msgs)
+	require.False(t, c.OK)
 }

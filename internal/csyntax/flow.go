@@ -1,0 +1,604 @@
+package csyntax
+
+import (
+	"strconv"
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+)
+
+// This file turns function bodies into a small statement tree (flowNode)
+// that halt.go evaluates: the control structure of each statement and the
+// calls it makes unconditionally, with nothing else.
+
+// maxFlowDepth bounds the nesting of statements the flow tree follows;
+// deeper statements count as unreadable.
+const maxFlowDepth = 1000
+
+// flowKind is the kind of a flowNode.
+type flowKind uint8
+
+const (
+	flowSeq      flowKind = iota // kids in order (a block, a case's statements)
+	flowEffect                   // evaluates calls, then falls through
+	flowIf                       // calls (the condition); kids: then, else (nil: none)
+	flowLoop                     // while, for, loop macro: calls, then the condition is tested first; kids: body
+	flowDo                       // do-while: kids: body; post: the condition's calls
+	flowSwitch                   // calls; kids: flowCase entries and stray statements
+	flowCase                     // a case or default label and its statements
+	flowLabel                    // label: kids[0] (nil: none)
+	flowReturn                   // calls (the returned expression), then returns
+	flowGoto                     // goto label
+	flowBreak                    // break
+	flowContinue                 // continue
+	flowError                    // a statement the parser could not read
+	flowAlt                      // #if branches: kids are the alternatives
+)
+
+// flowNode is one statement of a flow tree.
+type flowNode struct {
+	kind  flowKind
+	calls []callRef
+	kids  []*flowNode
+	// post are the calls of a do-while condition.
+	post []callRef
+	// forever marks a loop whose condition is always true, a switch with
+	// a default label, and an #if with an #else.
+	forever bool
+	// labels marks a subtree that holds a label (which a goto may reach
+	// even when nothing else does).
+	labels bool
+	// jumps marks an unreadable statement that holds a control keyword.
+	jumps bool
+	label string // flowLabel, flowGoto
+	line  int    // flowIf: line of the if
+	cond  string // flowIf: the condition's text without its parentheses
+}
+
+// callRef is one call a statement makes unconditionally.
+type callRef struct {
+	name string // the callee's name; "" for a call through an expression
+	// pointer marks a call through an expression (dev->api->f(),
+	// (*cb)(), table[i]()).
+	pointer bool
+	// bare marks an identifier used alone as a statement (CODE_UNREACHABLE;).
+	bare bool
+}
+
+// flowFunc is one function definition with its flow tree.
+type flowFunc struct {
+	name     string
+	line     int
+	body     *flowNode
+	noreturn bool            // declared noreturn
+	vars     map[string]bool // parameters and locals
+	labels   map[string]bool // labels defined in the body
+	targets  map[string]bool // labels some goto names
+	callees  []string        // distinct names called (not through expressions)
+	succ     []*flowFunc     // definitions of callees
+	// opt and pes: some path of the body returns when the calls the
+	// analysis cannot judge return (opt), or even when they never do (pes).
+	opt, pes bool
+}
+
+// flowKinds are the node kind ids the flow builder compares.
+type flowKinds struct {
+	compound, exprStmt, ifStmt, whileStmt, doStmt, forStmt, switchStmt, caseStmt,
+	labeled, returnStmt, gotoStmt, breakStmt, continueStmt, declaration, errorNode,
+	ppIf, ppIfdef, ppElse, ppElif, ppElifdef, comment, attributed,
+	call, identifier, binary, conditional, sizeOf, alignOf, offsetOf, paren,
+	number, trueLit, unary, fnDef, fnDecl, ptrDecl, parenDecl, attrDecl uint16
+	// Field ids.
+	fBody, fCondition, fConsequence, fAlternative, fInitializer, fValue, fLabel,
+	fFunction, fArguments, fOperator, fLeft, fArgument, fDeclarator, fParameters uint16
+}
+
+func newFlowKinds(lang *ts.Language) *flowKinds {
+	id := func(kind string) uint16 { return lang.IdForNodeKind(kind, true) }
+	field := lang.FieldIdForName
+	return &flowKinds{
+		compound: id("compound_statement"), exprStmt: id("expression_statement"), ifStmt: id("if_statement"),
+		whileStmt: id("while_statement"), doStmt: id("do_statement"), forStmt: id("for_statement"),
+		switchStmt: id("switch_statement"), caseStmt: id("case_statement"), labeled: id("labeled_statement"),
+		returnStmt: id("return_statement"), gotoStmt: id("goto_statement"), breakStmt: id("break_statement"),
+		continueStmt: id("continue_statement"), declaration: id("declaration"), errorNode: id("ERROR"),
+		ppIf: id("preproc_if"), ppIfdef: id("preproc_ifdef"), ppElse: id("preproc_else"), ppElif: id("preproc_elif"),
+		ppElifdef: id("preproc_elifdef"), comment: id("comment"), attributed: id("attributed_statement"),
+		call: id("call_expression"), identifier: id("identifier"), binary: id("binary_expression"),
+		conditional: id("conditional_expression"), sizeOf: id("sizeof_expression"), alignOf: id("alignof_expression"),
+		offsetOf: id("offsetof_expression"), paren: id("parenthesized_expression"), number: id("number_literal"),
+		trueLit: id("true"), unary: id("unary_expression"), fnDef: id("function_definition"),
+		fnDecl: id("function_declarator"), ptrDecl: id("pointer_declarator"), parenDecl: id("parenthesized_declarator"),
+		attrDecl: id("attributed_declarator"),
+		fBody:    field("body"), fCondition: field("condition"), fConsequence: field("consequence"),
+		fAlternative: field("alternative"), fInitializer: field("initializer"), fValue: field("value"),
+		fLabel: field("label"), fFunction: field("function"), fArguments: field("arguments"),
+		fOperator: field("operator"), fLeft: field("left"), fArgument: field("argument"),
+		fDeclarator: field("declarator"), fParameters: field("parameters"),
+	}
+}
+
+// flowBuilder builds the flow trees of one file.
+type flowBuilder struct {
+	f  *File
+	k  *flowKinds
+	fn *flowFunc // the function being built
+	// cur lists the children of nodes with many: indexing them one by one
+	// (NamedChild) costs time linear in the index.
+	cur *ts.TreeCursor
+}
+
+// named returns n's named children.
+func (b *flowBuilder) named(n *ts.Node) []ts.Node {
+	cnt := n.NamedChildCount()
+	if cnt > 8 {
+		return n.NamedChildren(b.cur)
+	}
+	out := make([]ts.Node, 0, cnt)
+	for i := uint(0); i < cnt; i++ {
+		out = append(out, *n.NamedChild(i))
+	}
+	return out
+}
+
+// field is n's child in field id, or nil.
+func field(n *ts.Node, id uint16) *ts.Node {
+	if n == nil {
+		return nil
+	}
+	return n.ChildByFieldId(id)
+}
+
+// fieldChild is one child of a node with its field id (0: none).
+type fieldChild struct {
+	node  ts.Node
+	field uint16
+}
+
+// children returns n's children with their field ids.
+func (b *flowBuilder) children(n *ts.Node) []fieldChild {
+	b.cur.Reset(*n)
+	if !b.cur.GotoFirstChild() {
+		return nil
+	}
+	var out []fieldChild
+	for {
+		out = append(out, fieldChild{node: *b.cur.Node(), field: b.cur.FieldId()})
+		if !b.cur.GotoNextSibling() {
+			return out
+		}
+	}
+}
+
+// function builds the flow tree of a function_definition node.
+func (b *flowBuilder) function(n *ts.Node, fe *funcEntry) *flowFunc {
+	k := b.k
+	body := field(n, k.fBody)
+	if body == nil {
+		return nil
+	}
+	fn := &flowFunc{name: fe.Name, line: fe.Line, vars: map[string]bool{}, labels: map[string]bool{}, targets: map[string]bool{}}
+	for _, p := range fe.Params {
+		if p.Name != "" {
+			fn.vars[p.Name] = true
+		}
+	}
+	head := b.f.code[n.StartByte():body.StartByte()]
+	if ps := field(b.funcDeclarator(field(n, k.fDeclarator)), k.fParameters); ps != nil {
+		head = b.f.code[n.StartByte():ps.StartByte()] + " " + b.f.code[ps.EndByte():body.StartByte()]
+	}
+	fn.noreturn = hasNoreturnWord(head)
+	for _, a := range fe.Attributes {
+		fn.noreturn = fn.noreturn || hasNoreturnWord(a)
+	}
+	b.fn = fn
+	fn.body = b.build(body, 0)
+	seen := map[string]bool{}
+	stack := []*flowNode{fn.body}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, cs := range [][]callRef{x.calls, x.post} {
+			for _, c := range cs {
+				if !c.pointer && !c.bare && !seen[c.name] {
+					seen[c.name] = true
+					fn.callees = append(fn.callees, c.name)
+				}
+			}
+		}
+		for _, kid := range x.kids {
+			if kid != nil {
+				stack = append(stack, kid)
+			}
+		}
+	}
+	return fn
+}
+
+// funcDeclarator finds the function declarator under pointer and
+// parenthesized wrappers, or nil.
+func (b *flowBuilder) funcDeclarator(d *ts.Node) *ts.Node {
+	for d != nil {
+		switch d.KindId() {
+		case b.k.fnDecl:
+			return d
+		case b.k.ptrDecl:
+			d = field(d, b.k.fDeclarator)
+		case b.k.parenDecl, b.k.attrDecl:
+			d = d.NamedChild(0)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// build converts one statement node.
+func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
+	k := b.k
+	if depth > maxFlowDepth || b.f.expired() {
+		return &flowNode{kind: flowError, jumps: true}
+	}
+	depth++
+	var out *flowNode
+	switch n.KindId() {
+	case k.compound, k.caseStmt:
+		out = b.seq(n, depth, nil)
+	case k.exprStmt:
+		if kids := b.named(n); len(kids) == 1 && kids[0].KindId() == k.identifier {
+			return &flowNode{kind: flowEffect, calls: []callRef{{name: b.f.text(&kids[0]), bare: true}}}
+		}
+		out = &flowNode{kind: flowEffect, calls: b.calls(n)}
+	case k.declaration:
+		b.locals(n)
+		out = &flowNode{kind: flowEffect, calls: b.calls(n)}
+	case k.ifStmt:
+		cond := field(n, k.fCondition)
+		out = &flowNode{kind: flowIf, calls: b.calls(cond), line: int(n.StartPosition().Row) + 1, kids: []*flowNode{{kind: flowSeq}, nil}}
+		if cond != nil {
+			out.cond = collapse(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(b.f.text(cond)), "("), ")"))
+		}
+		if c := field(n, k.fConsequence); c != nil {
+			out.kids[0] = b.build(c, depth)
+		}
+		if alt := field(n, k.fAlternative); alt != nil {
+			out.kids[1] = &flowNode{kind: flowSeq}
+			if s := b.lastStatement(alt); s != nil {
+				out.kids[1] = b.build(s, depth)
+			}
+		}
+	case k.whileStmt:
+		cond := field(n, k.fCondition)
+		out = &flowNode{kind: flowLoop, calls: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)}}
+	case k.forStmt:
+		var calls []callRef
+		if init := field(n, k.fInitializer); init != nil {
+			if init.KindId() == k.declaration {
+				b.locals(init)
+			}
+			calls = b.calls(init)
+		}
+		cond := field(n, k.fCondition)
+		out = &flowNode{kind: flowLoop, calls: append(calls, b.calls(cond)...), forever: cond == nil || b.alwaysTrue(cond),
+			kids: []*flowNode{b.body(n, depth)}}
+	case k.doStmt:
+		cond := field(n, k.fCondition)
+		out = &flowNode{kind: flowDo, post: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)}}
+	case k.switchStmt:
+		out = &flowNode{kind: flowSwitch, calls: b.calls(field(n, k.fCondition))}
+		if body := field(n, k.fBody); body != nil {
+			for _, c := range b.named(body) {
+				switch c.KindId() {
+				case k.comment:
+				case k.caseStmt:
+					value := field(&c, k.fValue)
+					out.forever = out.forever || value == nil
+					s := b.seq(&c, depth, value)
+					s.kind = flowCase
+					out.kids = append(out.kids, s)
+				default:
+					out.kids = append(out.kids, b.build(&c, depth))
+				}
+			}
+		}
+	case k.labeled:
+		out = &flowNode{kind: flowLabel, labels: true, kids: []*flowNode{nil}}
+		label := field(n, k.fLabel)
+		if label != nil {
+			out.label = b.f.text(label)
+			b.fn.labels[out.label] = true
+		}
+		if s := b.lastStatement(n); s != nil && (label == nil || s.StartByte() != label.StartByte()) {
+			out.kids[0] = b.build(s, depth)
+		}
+	case k.returnStmt:
+		out = &flowNode{kind: flowReturn, calls: b.calls(n)}
+	case k.gotoStmt:
+		out = &flowNode{kind: flowGoto}
+		if label := field(n, k.fLabel); label != nil {
+			out.label = b.f.text(label)
+			b.fn.targets[out.label] = true
+		}
+	case k.breakStmt:
+		out = &flowNode{kind: flowBreak}
+	case k.continueStmt:
+		out = &flowNode{kind: flowContinue}
+	case k.ppIf, k.ppIfdef, k.ppElif, k.ppElifdef, k.ppElse:
+		out = b.preproc(n, depth)
+	case k.attributed:
+		if s := b.lastStatement(n); s != nil && s.KindId() != k.attributed {
+			return b.build(s, depth)
+		}
+		out = &flowNode{kind: flowEffect}
+	case k.errorNode:
+		out = &flowNode{kind: flowError, calls: b.calls(n), jumps: b.hasJump(n)}
+	default:
+		out = &flowNode{kind: flowEffect, calls: b.calls(n)}
+	}
+	for _, c := range out.kids {
+		if c != nil && c.labels {
+			out.labels = true
+		}
+	}
+	return out
+}
+
+// body builds the body of a loop.
+func (b *flowBuilder) body(n *ts.Node, depth int) *flowNode {
+	if s := field(n, b.k.fBody); s != nil {
+		return b.build(s, depth)
+	}
+	return &flowNode{kind: flowSeq}
+}
+
+// seq builds the statements among n's named children, in order, leaving
+// out skip (a case's value). A loop macro without a semicolon followed by
+// a block ("SYS_SLIST_FOR_EACH_NODE(list, node) { ... }") is read as a loop
+// whose body may run any number of times.
+func (b *flowBuilder) seq(n *ts.Node, depth int, skip *ts.Node) *flowNode {
+	k := b.k
+	out := &flowNode{kind: flowSeq}
+	kids := b.named(n)
+	for i := 0; i < len(kids) && !b.f.expired(); i++ {
+		c := &kids[i]
+		if c.KindId() == k.comment || (skip != nil && c.Id() == skip.Id()) {
+			continue
+		}
+		if i+1 < len(kids) && kids[i+1].KindId() == k.compound {
+			if args, ok := b.loopMacro(c); ok {
+				body := b.build(&kids[i+1], depth)
+				out.kids = append(out.kids, &flowNode{kind: flowLoop, calls: b.calls(args), kids: []*flowNode{body}, labels: body.labels})
+				i++
+				continue
+			}
+		}
+		out.kids = append(out.kids, b.build(c, depth))
+	}
+	for _, c := range out.kids {
+		out.labels = out.labels || c.labels
+	}
+	return out
+}
+
+// loopMacro reports whether n is an expression statement holding a lone
+// call to a name whose semicolon is missing, the shape of a loop macro's
+// header, and returns the call's arguments.
+func (b *flowBuilder) loopMacro(n *ts.Node) (args *ts.Node, ok bool) {
+	if n.KindId() != b.k.exprStmt {
+		return nil, false
+	}
+	cnt := n.ChildCount()
+	if cnt != 2 || !n.Child(cnt-1).IsMissing() {
+		return nil, false
+	}
+	c := n.Child(0)
+	if c.KindId() != b.k.call {
+		return nil, false
+	}
+	if fn := field(c, b.k.fFunction); fn == nil || fn.KindId() != b.k.identifier {
+		return nil, false
+	}
+	return field(c, b.k.fArguments), true
+}
+
+// preproc builds #if/#ifdef/#elif/#else in a body as alternatives: the
+// statements of this branch, or what the alternative field holds (nothing:
+// the whole block may be compiled out).
+func (b *flowBuilder) preproc(n *ts.Node, depth int) *flowNode {
+	k := b.k
+	body := &flowNode{kind: flowSeq}
+	var alt *ts.Node
+	for _, c := range b.children(n) {
+		switch {
+		case c.field == k.fAlternative:
+			alt = &c.node
+		case c.field != 0:
+		case c.node.IsNamed() && c.node.KindId() != k.comment:
+			body.kids = append(body.kids, b.build(&c.node, depth))
+		}
+	}
+	for _, kid := range body.kids {
+		body.labels = body.labels || kid.labels
+	}
+	if n.KindId() == k.ppElse {
+		return body
+	}
+	out := &flowNode{kind: flowAlt, kids: []*flowNode{body}, labels: body.labels}
+	if alt != nil {
+		out.forever = true
+		out.kids = append(out.kids, b.build(alt, depth))
+	}
+	return out
+}
+
+// lastStatement is n's last named child that is not a comment, or nil.
+func (b *flowBuilder) lastStatement(n *ts.Node) *ts.Node {
+	kids := b.named(n)
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].KindId() != b.k.comment {
+			return &kids[i]
+		}
+	}
+	return nil
+}
+
+// locals records the names a declaration declares.
+func (b *flowBuilder) locals(n *ts.Node) {
+	for _, c := range b.children(n) {
+		if c.field == b.k.fDeclarator {
+			if s := b.f.shape(&c.node); s.name != nil {
+				b.fn.vars[b.f.text(s.name)] = true
+			}
+		}
+	}
+}
+
+// calls returns the calls an expression makes whatever its values: the
+// right operand of && and ||, the branches of ?:, and the operands of
+// sizeof are left out. The walk keeps its own stack, so deeply nested
+// expressions cannot exhaust the goroutine's.
+func (b *flowBuilder) calls(n *ts.Node) []callRef {
+	if n == nil {
+		return nil
+	}
+	k := b.k
+	var out []callRef
+	stack := []*ts.Node{n}
+	for len(stack) > 0 && !b.f.expired() {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x.KindId() {
+		case k.call:
+			fn := field(x, k.fFunction)
+			switch {
+			case fn == nil:
+			case fn.KindId() == k.identifier:
+				out = append(out, callRef{name: b.f.text(fn)})
+			default:
+				out = append(out, callRef{pointer: true})
+				stack = append(stack, fn)
+			}
+			if args := field(x, k.fArguments); args != nil {
+				stack = append(stack, args)
+			}
+			continue
+		case k.binary:
+			if op := field(x, k.fOperator); op != nil {
+				if s := op.Kind(); s == "&&" || s == "||" {
+					if l := field(x, k.fLeft); l != nil {
+						stack = append(stack, l)
+					}
+					continue
+				}
+			}
+		case k.conditional:
+			if c := field(x, k.fCondition); c != nil {
+				stack = append(stack, c)
+			}
+			continue
+		case k.sizeOf, k.alignOf, k.offsetOf, k.compound, k.comment:
+			continue
+		}
+		kids := b.named(x)
+		for i := range kids {
+			stack = append(stack, &kids[i])
+		}
+	}
+	return out
+}
+
+// hasJump reports whether an unreadable node holds a control keyword.
+func (b *flowBuilder) hasJump(n *ts.Node) bool {
+	stack := []*ts.Node{n}
+	for len(stack) > 0 && !b.f.expired() {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x.Kind() {
+		case "return", "goto", "break", "continue", "while", "for", "do", "if", "switch", "case", "default":
+			return true
+		}
+		for _, c := range b.children(x) {
+			stack = append(stack, &c.node)
+		}
+	}
+	return false
+}
+
+// alwaysTrue reports whether a loop condition is a constant that is never
+// zero: a non-zero integer literal, true, TRUE, pdTRUE or !0.
+func (b *flowBuilder) alwaysTrue(n *ts.Node) bool {
+	k := b.k
+	for n != nil && n.KindId() == k.paren {
+		var inner *ts.Node
+		kids := b.named(n)
+		for i := range kids {
+			if kids[i].KindId() != k.comment {
+				if inner != nil {
+					return false
+				}
+				inner = &kids[i]
+			}
+		}
+		n = inner
+	}
+	if n == nil {
+		return false
+	}
+	switch n.KindId() {
+	case k.trueLit:
+		return true
+	case k.identifier:
+		switch b.f.text(n) {
+		case "true", "TRUE", "pdTRUE":
+			return true
+		}
+	case k.number:
+		v, ok := intLiteral(b.f.text(n))
+		return ok && v != 0
+	case k.unary:
+		op, arg := field(n, k.fOperator), field(n, k.fArgument)
+		if op != nil && arg != nil && op.Kind() == "!" && arg.KindId() == k.number {
+			v, ok := intLiteral(b.f.text(arg))
+			return ok && v == 0
+		}
+	}
+	return false
+}
+
+// intLiteral parses a C integer literal with its suffixes.
+func intLiteral(s string) (uint64, bool) {
+	s = strings.TrimRight(strings.ReplaceAll(s, "'", ""), "uUlL")
+	v, err := strconv.ParseUint(s, 0, 64)
+	return v, err == nil
+}
+
+// noreturnWord reports whether word declares a function noreturn: C11
+// _Noreturn and <stdnoreturn.h> noreturn, __attribute__((noreturn)) and
+// ((__noreturn__)), [[noreturn]], __declspec(noreturn), and the SDK macros
+// (Linux __noreturn, CMSIS __NO_RETURN, Zephyr FUNC_NORETURN).
+func noreturnWord(word string) bool {
+	switch word {
+	case "_Noreturn", "noreturn", "__noreturn__", "__noreturn", "__NO_RETURN", "FUNC_NORETURN", "NORETURN", "__NORETURN":
+		return true
+	}
+	return false
+}
+
+// hasNoreturnWord reports whether text holds a noreturn spelling as a word.
+func hasNoreturnWord(text string) bool {
+	for i := 0; i < len(text); {
+		if !isIdentStart(text[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && isIdentPart(text[j]) {
+			j++
+		}
+		if noreturnWord(text[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
