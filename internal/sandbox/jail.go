@@ -191,6 +191,11 @@ func Detect(ctx context.Context, cfg JailConfig) *Jail {
 			break
 		}
 		j.mode, j.usable = ModeUID, true
+		if err := j.probe(ctx); err != nil {
+			j.mode, j.usable = ModeNone, false
+			notes = append(notes, "dedicated uid: "+err.Error())
+			break
+		}
 		j.why = strings.Join(notes, "; ")
 		return j
 	case string(ModeNone):
@@ -211,21 +216,28 @@ func (j *Jail) probeBwrap(ctx context.Context) error {
 	if j.bwrap == "" {
 		return errors.New("bubblewrap is not installed (Debian package bubblewrap)")
 	}
+	probe := *j
+	probe.mode, probe.usable = ModeBubblewrap, true
+	return probe.probe(ctx)
+}
+
+// probe runs `true` in a fresh workspace the way Run runs every process of
+// j's mode, so that a jail that cannot work here (no user namespaces, a
+// $TMPDIR the run's uid cannot traverse) is found now, not mid-run.
+func (j *Jail) probe(ctx context.Context) error {
 	ws, err := NewWorkspace("jail-probe")
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
-	probe := *j
-	probe.mode, probe.usable = ModeBubblewrap, true
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	res, err := probe.Run(ctx, Spec{Args: []string{"true"}, Dir: ws.Dir, Env: Env(ws.Dir, nil)})
+	res, err := j.Run(ctx, Spec{Args: []string{"true"}, Dir: ws.Dir, Env: Env(ws.Dir, nil)})
 	if err != nil {
-		return fmt.Errorf("bubblewrap probe: %w", err)
+		return fmt.Errorf("%s probe: %w", j.mode, err)
 	}
 	if !res.OK() {
-		return fmt.Errorf("bubblewrap cannot start a sandbox here (user namespaces not allowed?): exit %d: %s", res.ExitCode, strings.TrimSpace(string(res.Output)))
+		return fmt.Errorf("%s cannot start a process here (user namespaces not allowed? a $TMPDIR the run's uid cannot traverse?): exit %d: %s", j.mode, res.ExitCode, strings.TrimSpace(string(res.Output)))
 	}
 	return nil
 }

@@ -376,3 +376,19 @@ func TestSymlinkedPathsWorkInTheJail(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectProbesTheRunsUID: a $TMPDIR the run's uid cannot traverse makes
+// every confined mode fail its probe, so doctor says so before any run.
+func TestDetectProbesTheRunsUID(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("dedicated uids need root; as another user a closed TMPDIR is still the user's own")
+	}
+	jails(t, Limits{}) // requires the tools
+	closed := t.TempDir()
+	require.NoError(t, os.Chmod(closed, 0o700))
+	t.Setenv("TMPDIR", closed)
+	j := Detect(context.Background(), JailConfig{})
+	require.Equal(t, ModeNone, j.Mode(), j.Describe())
+	require.Contains(t, j.Describe(), "bubblewrap probe")
+	require.Contains(t, j.Describe(), "dedicated uid: uid probe")
+}
