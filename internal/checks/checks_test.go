@@ -99,12 +99,59 @@ def run_checks(code):
 	}
 }
 
+func TestRequirementRecords(t *testing.T) {
+	rt := newRuntime(t, Limits{})
+	ds, err := run(t, rt, `
+REQ = "Toggle the LED every 500 ms using k_msleep()."
+def run_checks(code):
+    kw = CheckDetail(check_name = "kw", passed = True, requirement = REQ)
+    return [
+        kw,
+        {"check_name": "dict", "passed": False, "requirement": "the second\nline"},
+        CheckDetail(check_name = "none", passed = True),
+        {"check_name": "both", "passed": False, "inconclusive": True, "requirement": ""},
+        CheckDetail(check_name = "seen", passed = kw.requirement == REQ),
+    ]
+`, "int x;")
+	require.NoError(t, err)
+	require.Equal(t, []result.CheckDetail{
+		{CheckName: "kw", Passed: true, CheckType: "constraint", Weight: 1, Requirement: result.Ptr("Toggle the LED every 500 ms using k_msleep().")},
+		{CheckName: "dict", Passed: false, CheckType: "constraint", Weight: 1, Requirement: result.Ptr("the second\nline")},
+		{CheckName: "none", Passed: true, CheckType: "constraint", Weight: 1},
+		{CheckName: "both", Passed: true, CheckType: "constraint", Weight: 1, Inconclusive: true, Requirement: result.Ptr("")},
+		{CheckName: "seen", Passed: true, CheckType: "constraint", Weight: 1},
+	}, ds, "the keyword and the dict key give the record's requirement; the field reads back")
+
+	// Only a record given a requirement carries the field, so other records
+	// keep the contract's repr.
+	require.Equal(t, `CheckDetail(actual = None, check_name = "a", check_type = "constraint", expected = None, passed = True, weight = 1.0)`,
+		evalExpr(t, `CheckDetail(check_name = "a", passed = True)`, ""))
+	require.Equal(t, `CheckDetail(actual = None, check_name = "a", check_type = "constraint", expected = None, passed = True, requirement = "Blink the LED.", weight = 1.0)`,
+		evalExpr(t, `CheckDetail(check_name = "a", passed = True, requirement = "Blink the LED.")`, ""))
+
+	for _, tt := range []struct{ name, body, want string }{
+		{"kwarg not a string", `return [CheckDetail(check_name = "a", passed = True, requirement = 6)]`,
+			`t.star:2:24: check "a": requirement must be a string, got int (in CheckDetail) [check-runtime]`},
+		{"kwarg None", `return [CheckDetail(check_name = "a", passed = True, requirement = None)]`,
+			`t.star:2:24: check "a": requirement must be a string, got NoneType (in CheckDetail) [check-runtime]`},
+		{"dict value list", `return [{"check_name": "a", "passed": True, "requirement": ["Blink", "the", "LED"]}]`,
+			`t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": requirement must be a string, got list [check-shape]`},
+		{"dict value bytes", `return [{"check_name": "a", "passed": True, "requirement": b"Blink the LED"}]`,
+			`t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": requirement must be a string, got bytes [check-shape]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := run(t, rt, "def run_checks(code):\n    "+tt.body+"\n", "")
+			require.EqualError(t, err, tt.want)
+		})
+	}
+}
+
 func TestWrongShapes(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"not a list", `return "ok"`, `t.star:1:1: run_checks returned string, want a list of check records [check-shape]`},
 		{"item not a record", `return [1]`, `t.star:1:1: run_checks returned a list whose item 0 is a int, want a dict or CheckDetail(...) [check-shape]`},
 		{"missing passed", `return [{"check_name": "a"}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": missing passed [check-shape]`},
-		{"unknown key", `return [{"check_name": "a", "passed": True, "severity": 1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: unknown field "severity" (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive) [check-shape]`},
+		{"unknown key", `return [{"check_name": "a", "passed": True, "severity": 1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: unknown field "severity" (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive, requirement) [check-shape]`},
 		{"duplicate name", `return [{"check_name": "a", "passed": True}, {"check_name": "a", "passed": True}]`, `t.star:1:1: run_checks returned check_name "a" twice (items 0 and 1); check names must be unique in a case [check-shape]`},
 		{"mutation type reserved", `return [{"check_name": "a", "passed": True, "check_type": "mutation"}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": check_type "mutation" is reserved for L4 records [check-shape]`},
 		{"negative weight", `return [{"check_name": "a", "passed": True, "weight": -1}]`, `t.star:1:1: run_checks returned a list whose item 0 is wrong: check "a": weight must be a number >= 0, got -1 [check-shape]`},

@@ -11,15 +11,16 @@ import (
 )
 
 // checkDetailFieldNames lists the keys a check record may have: the contract's,
-// in its order, then the additive inconclusive.
-var checkDetailFieldNames = [...]string{"check_name", "passed", "expected", "actual", "check_type", "weight", "inconclusive"}
+// in its order, then the additive inconclusive and requirement.
+var checkDetailFieldNames = [...]string{"check_name", "passed", "expected", "actual", "check_type", "weight", "inconclusive", "requirement"}
 
 // checkDetailBuiltin is CheckDetail(check_name, passed, expected=None,
-// actual=None, check_type="constraint", weight=1.0, inconclusive=False): it
-// validates its arguments at the call site, so an author sees the error on
-// the line that made it. An inconclusive record gets passed = True and an
-// inconclusive = True field; other records have no inconclusive field, so
-// their repr is the contract's.
+// actual=None, check_type="constraint", weight=1.0, inconclusive=False,
+// requirement=<absent>): it validates its arguments at the call site, so an
+// author sees the error on the line that made it. An inconclusive record gets
+// passed = True and an inconclusive = True field; other records have no
+// inconclusive field. A record has a requirement field only when the call
+// gave one. So a record that uses neither has the contract's repr.
 func checkDetailBuiltin(constructor starlark.Value) *starlark.Builtin {
 	return starlark.NewBuiltin("CheckDetail", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var name string
@@ -28,15 +29,20 @@ func checkDetailBuiltin(constructor starlark.Value) *starlark.Builtin {
 		checkType := "constraint"
 		var weight starlark.Value = starlark.Float(1)
 		var inconclusive starlark.Value = starlark.False
+		var requirement starlark.Value // nil: not given
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs,
 			"check_name", &name, "passed", &passed, "expected?", &expected, "actual?", &actual,
-			"check_type?", &checkType, "weight?", &weight, "inconclusive?", &inconclusive); err != nil {
+			"check_type?", &checkType, "weight?", &weight, "inconclusive?", &inconclusive,
+			"requirement?", &requirement); err != nil {
 			return nil, err
 		}
 		d := starlark.StringDict{
 			"check_name": starlark.String(name), "passed": passed, "expected": expected,
 			"actual": actual, "check_type": starlark.String(checkType), "weight": weight,
 			"inconclusive": inconclusive,
+		}
+		if requirement != nil {
+			d["requirement"] = requirement
 		}
 		rec, err := detailFromFields(func(k string) (starlark.Value, bool) { v, ok := d[k]; return v, ok }, nil)
 		if err != nil {
@@ -129,7 +135,7 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 			known = known || f == k
 		}
 		if !known {
-			return d, fmt.Errorf("unknown field %q (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive)", k)
+			return d, fmt.Errorf("unknown field %q (allowed: check_name, passed, expected, actual, check_type, weight, inconclusive, requirement)", k)
 		}
 	}
 	v, ok := get("check_name")
@@ -195,6 +201,13 @@ func detailFromFields(get func(string) (starlark.Value, bool), keys []string) (r
 		// whatever the check gave.
 		d.Inconclusive = bool(b)
 		d.Passed = d.Passed || d.Inconclusive
+	}
+	if v, ok := get("requirement"); ok {
+		s, ok := starlark.AsString(v)
+		if !ok {
+			return d, fmt.Errorf("check %q: requirement must be a string, got %s", name, v.Type())
+		}
+		d.Requirement = result.Ptr(s)
 	}
 	return d, nil
 }

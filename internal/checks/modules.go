@@ -238,6 +238,9 @@ func cModule() *starlarkstruct.Module {
 		}, "pattern"),
 		"never_returns": neverReturns(),
 		"branch_exits":  branchExits(),
+		"sleeps":        sleeps(),
+		"busy_waits":    busyWaits(),
+		"barriers":      barriers(),
 	})
 }
 

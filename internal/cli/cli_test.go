@@ -75,8 +75,8 @@ func TestListAndCategories(t *testing.T) {
 	require.Equal(t, "2 cases", lines[3])
 
 	_, out, _ = runCLI(t, "categories", "--cases", badCorpus)
-	require.Contains(t, out, "| timer | 14 | 0 | 0 | 14 |\n")
-	require.Contains(t, out, "| **total** | 14 | 0 | 0 | 14 |\n")
+	require.Contains(t, out, "| timer | 15 | 0 | 0 | 15 |\n")
+	require.Contains(t, out, "| **total** | 15 | 0 | 0 | 15 |\n")
 }
 
 func TestRunReference(t *testing.T) {

@@ -19,6 +19,7 @@ func newValidateCommand() *cobra.Command {
 	var limits checks.Limits
 	var python pythonFlags
 	var minCoverage float64
+	var requireRequirements bool
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check cases: metadata, check files, reference through every layer, negatives, coverage",
@@ -33,6 +34,9 @@ func newValidateCommand() *cobra.Command {
   - accepted variants under checks/accept/ pass like the reference (a
     variant repeating 90% or more of the reference's lines is a warning)
   - L4 coverage: which checks no must_fail negative defends
+  - a requirement a check record cites has at least six words and is quoted
+    from prompt.md or a context/ file (--require-requirements: every check
+    must cite one)
 
 Exit code 1 when anything is wrong, 2 on bad flags.`,
 		Args: cobra.NoArgs,
@@ -56,6 +60,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
 				Python: python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir), MinCoverage: minCoverage,
+				RequireRequirements: requireRequirements,
 			})
 			if err != nil {
 				return err
@@ -86,5 +91,6 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
 	python.register(cmd)
 	fl.Float64Var(&minCoverage, "min-coverage", 0, "smallest L4 coverage (percent of a case's checks defended by must_fail negatives) a case may have; below it is an error (0: not enforced)")
+	fl.BoolVar(&requireRequirements, "require-requirements", false, "make a check record that cites no requirement (a quote of prompt.md or context/) an error")
 	return cmd
 }

@@ -26,6 +26,11 @@ type CheckDetail struct {
 	// shape: Passed is then true, so a reader that knows only passed never
 	// sees a failure; it never fails a layer and never counts as an L4 catch.
 	Inconclusive bool `json:"inconclusive,omitempty"`
+	// Requirement, when set, quotes verbatim the text of the case's prompt.md
+	// or of one of its context/ files that the check enforces; validate holds
+	// it against those files. Additive to the contract's shape: absent when
+	// the check cites nothing.
+	Requirement *string `json:"requirement,omitempty"`
 }
 
 // Failed reports whether the record is evidence of a fault: it failed and

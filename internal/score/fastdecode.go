@@ -243,6 +243,7 @@ const (
 	cCheckType
 	cWeight
 	cInconclusive
+	cRequirement
 )
 
 func (d *lineDecoder) detailList(dst *[]result.CheckDetail) bool {
@@ -269,6 +270,8 @@ func (d *lineDecoder) detail(c *result.CheckDetail) bool {
 			bit, ok = cWeight, d.float()
 		case "inconclusive":
 			bit, ok = cInconclusive, d.bool(&c.Inconclusive)
+		case "requirement":
+			bit, ok = cRequirement, d.skipString(true)
 		default:
 			return false
 		}

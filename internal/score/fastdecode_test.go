@@ -100,7 +100,7 @@ func (g *recGen) record() result.EvalResult {
 				for range rng.IntN(5) {
 					l.Details = append(l.Details, result.CheckDetail{CheckName: g.pick(), Passed: rng.IntN(2) == 0,
 						Expected: g.pickPtr(), Actual: g.pickPtr(), CheckType: g.pick(), Weight: pickFloat(rng),
-						Inconclusive: rng.IntN(4) == 0})
+						Inconclusive: rng.IntN(4) == 0, Requirement: g.pickPtr()})
 				}
 			}
 			if rng.IntN(3) == 0 {
@@ -121,7 +121,7 @@ func mutateLine(rng *rand.Rand, line string) string {
 		"status", "total_time_seconds", "scenario", "mutation", "token_usage", "cost_usd", "notes",
 		"infra_error", "layer", "name", "details", "error", "duration_seconds", "mutations", "check_name",
 		"check_type", "weight", "expected", "input_tokens", "must_fail", "caught", "outcome", "reason", "turns",
-		"inconclusive"}
+		"inconclusive", "requirement"}
 	values := []string{"null", `"x"`, `""`, "0", "-0", "7", "-3", "1.5", "1e2", "1e400", "-1e400", "1E-400", "01", "-",
 		"1.", ".5", "12345678901", "99999999999999999999", "true", "false", "[]", "{}", `[null]`, `["a",null]`, `[{}]`,
 		`{"input_tokens":1}`, `"passed"`, `"\u0070assed"`, `"\ud800"`, "\"\xff\"", "nul", "tru", `"\x"`, `"\u12"`}

@@ -41,6 +41,9 @@ type Options struct {
 	// case's checks that must_fail negatives must defend; a case below it
 	// has an error naming the undefended checks.
 	MinCoverage float64
+	// RequireRequirements makes a check record that cites no requirement an
+	// error; without it only the requirements that are cited are checked.
+	RequireRequirements bool
 }
 
 // LayerSummary is one layer of the reference's evaluation.
@@ -83,7 +86,11 @@ type CaseReport struct {
 	Negatives []NegativeReport `json:"negatives"`
 	Coverage  *Coverage        `json:"coverage,omitempty"`
 	Variants  []VariantReport  `json:"accepted_variants"`
-	Problems  []diag.Problem   `json:"problems"`
+	// ChecksTotal counts the distinct checks of the reference's L0 and L3
+	// records, ChecksWithRequirement those of them that cite a requirement.
+	ChecksWithRequirement int            `json:"checks_with_requirement"`
+	ChecksTotal           int            `json:"checks_total"`
+	Problems              []diag.Problem `json:"problems"`
 }
 
 // Summary counts the outcome of a run.
@@ -149,7 +156,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge, minCoverage: opts.MinCoverage}, s, entries[i], opts.Filter, opts.CheckNamesBase)
+		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge, minCoverage: opts.MinCoverage, requireRequirements: opts.RequireRequirements}, s, entries[i], opts.Filter, opts.CheckNamesBase)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -207,6 +214,8 @@ type caseEnv struct {
 	bridge *pycheck.Bridge
 	// minCoverage is Options.MinCoverage.
 	minCoverage float64
+	// requireRequirements is Options.RequireRequirements.
+	requireRequirements bool
 }
 
 func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
@@ -255,13 +264,11 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	cr.Layers = summarizeLayers(res)
 	cr.Problems = append(cr.Problems, layerProblems(c.ReferencePath, "reference", res)...)
 	refChecks := map[string]bool{}
-	for _, n := range []int{result.LayerStatic, result.LayerHeuristic} {
-		if l, ok := res.Layer(n); ok {
-			for _, d := range l.Details {
-				refChecks[d.CheckName] = true
-			}
-		}
+	records := checkRecords(cc, res)
+	for _, r := range records {
+		refChecks[r.detail.CheckName] = true
 	}
+	cr.ChecksWithRequirement, cr.ChecksTotal = requirementCounts(records)
 	if l, ok := res.Layer(result.LayerMutation); ok && cc.Negatives != nil && len(l.Mutations) > 0 {
 		cr.Negatives, ps = negativeProblems(cc, l.Mutations, refChecks)
 		cr.Problems = append(cr.Problems, ps...)
@@ -292,8 +299,29 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 		vr.Passed = !diag.HasErrors(vps)
 		cr.Problems = append(cr.Problems, vps...)
 		cr.Variants = append(cr.Variants, vr)
+		records = append(records, checkRecords(cc, vres)...)
 	}
+	cr.Problems = append(cr.Problems, requirementProblems(c, records, env.requireRequirements)...)
 	return cr
+}
+
+// checkRecords returns the L0 and L3 check records of an evaluation, each
+// with the check file that returned it.
+func checkRecords(cc *eval.CaseChecks, res result.EvalResult) []citedRecord {
+	var out []citedRecord
+	for _, f := range []struct {
+		layer int
+		m     *checks.CheckModule
+	}{{result.LayerStatic, cc.Static}, {result.LayerHeuristic, cc.Behavior}} {
+		l, ok := res.Layer(f.layer)
+		if !ok || f.m == nil {
+			continue
+		}
+		for _, d := range l.Details {
+			out = append(out, citedRecord{file: f.m.Path, detail: d})
+		}
+	}
+	return out
 }
 
 func summarizeLayers(res result.EvalResult) []LayerSummary {
