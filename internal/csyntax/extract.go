@@ -981,7 +981,7 @@ func SplitArgs(s string) []string {
 		case ')', ']', '}':
 			depth--
 		case '"', '\'':
-			i = skipQuoted([]byte(s), i) - 1
+			i = skipQuoted(s, i) - 1
 		case ',':
 			if depth == 0 {
 				out = append(out, strings.TrimSpace(s[start:i]))

@@ -244,7 +244,7 @@ func skipBlockComment(src []byte, i int) int {
 
 // skipQuoted returns the index after the string or character literal starting
 // at i; an unterminated literal ends at the end of its line.
-func skipQuoted(src []byte, i int) int {
+func skipQuoted[T ~string | ~[]byte](src T, i int) int {
 	q := src[i]
 	for j := i + 1; j < len(src); j++ {
 		switch src[j] {

@@ -308,7 +308,7 @@ func Substitute(params []string, body string, args []string) (string, bool) {
 			return ""
 		}
 		a := strings.TrimSpace(args[i])
-		if isIdentifier(a) || isNumber(a) || len(a) > 1 && a[0] == '"' && quotedEnd(a, 0) == len(a) {
+		if isIdentifier(a) || isNumber(a) || len(a) > 1 && a[0] == '"' && skipQuoted(a, 0) == len(a) {
 			return a
 		}
 		return "(" + a + ")"
@@ -319,7 +319,7 @@ func Substitute(params []string, body string, args []string) (string, bool) {
 		j := i + 1
 		switch {
 		case c == '"' || c == '\'':
-			j = quotedEnd(body, i)
+			j = skipQuoted(body, i)
 		case isIdentPart(c):
 			for j < len(body) && isIdentPart(body[j]) {
 				j++
@@ -488,7 +488,7 @@ func scanSteps(src string, skipPP, calls bool) []scanned {
 			}
 			word, wordAt = prevWord, prevAt
 		case c == '"' || c == '\'':
-			i = quotedEnd(src, i)
+			i = skipQuoted(src, i)
 			asmAt = -1
 		case isIdentStart(c):
 			j := i
@@ -568,23 +568,6 @@ func asmQualifier(w string) bool {
 	return false
 }
 
-// quotedEnd returns the offset after the literal starting at src[i]; an
-// unterminated one ends at the end of its line.
-func quotedEnd(src string, i int) int {
-	q := src[i]
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1
-		case '\n':
-			return j
-		}
-	}
-	return len(src)
-}
-
 // parseAsm reads a bracketed assembly statement, "( ... )" or "{ ... }".
 func parseAsm(text string) Asm {
 	inner := text[1 : len(text)-1]
@@ -605,7 +588,7 @@ func parseAsm(text string) Asm {
 				section++
 			}
 		case '"', '\'':
-			end := quotedEnd(inner, i)
+			end := skipQuoted(inner, i)
 			if c == '"' && depth == 0 {
 				lit := unescape(inner[i+1 : max(i+1, end-1)])
 				switch section {

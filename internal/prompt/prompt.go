@@ -50,7 +50,7 @@ func Generation(c *cases.Case, t Target, opts Options) (string, error) {
 		return "", err
 	}
 	task = opts.Variant.Apply(task)
-	files, err := contextFiles(c)
+	files, err := ContextFiles(c)
 	if err != nil {
 		return "", err
 	}
@@ -61,8 +61,8 @@ func Generation(c *cases.Case, t Target, opts Options) (string, error) {
 	if len(files) > 0 {
 		b.WriteString("\n## Context files\n")
 		for _, f := range files {
-			fmt.Fprintf(&b, "\n### %s\n\n", f.name)
-			writeFenced(&b, fenceLanguage(f.name), f.text)
+			fmt.Fprintf(&b, "\n### %s\n\n", f.Name)
+			writeFenced(&b, fenceLanguage(f.Name), f.Text)
 		}
 	}
 	b.WriteString("\n")
@@ -156,20 +156,23 @@ func readTask(c *cases.Case) (string, error) {
 	return strings.ReplaceAll(string(data), "\r\n", "\n"), nil
 }
 
-type contextFile struct {
-	name, text string
+// ContextFile is one file of a case's context/ directory.
+type ContextFile struct {
+	// Name is the slash path relative to context/; Text the content with
+	// CRLF line ends made LF.
+	Name, Text string
 }
 
-// contextFiles reads every regular file under the case's context/ directory,
+// ContextFiles reads every regular file under the case's context/ directory,
 // in sorted order of their slash paths relative to it, skipping hidden files.
 // No link is followed: any entry that is not a plain file or directory
 // (context/ itself included) is an error.
-func contextFiles(c *cases.Case) ([]contextFile, error) {
+func ContextFiles(c *cases.Case) ([]ContextFile, error) {
 	root := filepath.Join(c.Dir, "context")
 	if st, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() {
 		return nil, nil
 	}
-	var out []contextFile
+	var out []ContextFile
 	total := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -190,13 +193,13 @@ func contextFiles(c *cases.Case) ([]contextFile, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, contextFile{name: filepath.ToSlash(rel), text: strings.ReplaceAll(string(data), "\r\n", "\n")})
+		out = append(out, ContextFile{Name: filepath.ToSlash(rel), Text: strings.ReplaceAll(string(data), "\r\n", "\n")})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("context of %s: %w", c.Meta.ID, err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 

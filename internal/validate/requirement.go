@@ -1,15 +1,12 @@
 package validate
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/prompt"
 	"github.com/embedeval/embedeval-go/internal/result"
 )
 
@@ -123,26 +120,12 @@ func requirementSources(c *cases.Case) ([]string, error) {
 		return nil, fmt.Errorf("prompt: %w", err)
 	}
 	out := []string{normalizeQuote(string(data))}
-	root := filepath.Join(c.Dir, "context")
-	if st, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() {
-		return out, nil
-	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || d.Type().IsRegular() && strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		data, err := cases.ReadFile(p) // refuses links, devices, pipes and sockets
-		if err != nil {
-			return err
-		}
-		out = append(out, normalizeQuote(string(data)))
-		return nil
-	})
+	files, err := prompt.ContextFiles(c) // the files the prompt shows, read the same way
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
+	}
+	for _, f := range files {
+		out = append(out, normalizeQuote(f.Text))
 	}
 	return out, nil
 }
