@@ -171,6 +171,7 @@ func cModule() *starlarkstruct.Module {
 			}
 			return starlark.NewList(out), nil
 		}),
+		"has_include": hasInclude(),
 		"macros": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
