@@ -14,8 +14,10 @@ import (
 // plain dict) into check records, with the rules of the Starlark runtime:
 // check_name a non-empty unique string, passed a bool, expected/actual a
 // string or None, check_type a non-empty string other than "mutation"
-// ("constraint" when absent), weight a number >= 0 (1 when absent). Fields
-// the contract does not name are ignored: the Python model may carry more.
+// ("constraint" when absent), weight a number >= 0 (1 when absent), and the
+// additive inconclusive (a bool; True forces passed) and requirement (a
+// string) as the Starlark CheckDetail takes them. Other fields are ignored:
+// the Python model may carry more.
 func toDetails(items []map[string]json.RawMessage) ([]result.CheckDetail, error) {
 	return checks.CollectDetails(len(items), func(i int) (result.CheckDetail, error) {
 		d, err := toDetail(items[i])
@@ -65,6 +67,19 @@ func toDetail(fields map[string]json.RawMessage) (result.CheckDetail, error) {
 	d.Weight = 1
 	if ok, err := get("weight", &d.Weight); err != nil || (ok && (math.IsNaN(d.Weight) || d.Weight < 0)) {
 		return d, fmt.Errorf("check %q: weight must be a number >= 0, got %s", name, shown(fields["weight"]))
+	}
+	if _, err := get("inconclusive", &d.Inconclusive); err != nil {
+		return d, fmt.Errorf("check %q: inconclusive must be True or False, got %s", name, shown(fields["inconclusive"]))
+	}
+	if d.Inconclusive {
+		// As in Starlark: an undecided check never fails the solution.
+		d.Passed = true
+	}
+	var req string
+	if ok, err := get("requirement", &req); err != nil {
+		return d, fmt.Errorf("check %q: requirement must be a string, got %s", name, shown(fields["requirement"]))
+	} else if ok {
+		d.Requirement = result.Ptr(req)
 	}
 	return d, nil
 }
