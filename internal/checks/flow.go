@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"errors"
 	"fmt"
 
 	"go.starlark.net/starlark"
@@ -67,11 +66,11 @@ func branchExits() builtinFunc {
 			return nil, fmt.Errorf("%s: %w", b.Name(), loadErr)
 		}
 		st := stateOf(th)
-		f, err := st.cache.parse(code)
-		if errors.Is(err, csyntax.ErrInterrupted) {
-			return nil, st.timeLimit()
-		}
+		f, err := st.parsed(code)
 		if err != nil {
+			return nil, err
+		}
+		if f == nil {
 			return starlark.NewList(nil), nil
 		}
 		branches := f.BranchExits(strs[0], strs[1], n, calls)

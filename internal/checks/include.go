@@ -1,12 +1,9 @@
 package checks
 
 import (
-	"errors"
 	"fmt"
 
 	"go.starlark.net/starlark"
-
-	"github.com/embedeval/embedeval-go/internal/csyntax"
 )
 
 // hasInclude is c.has_include(code, header): whether code has an #include
@@ -25,11 +22,11 @@ func hasInclude() builtinFunc {
 			return nil, fmt.Errorf("%s: header must be a non-empty string", b.Name())
 		}
 		st := stateOf(th)
-		f, err := st.cache.parse(code)
-		if errors.Is(err, csyntax.ErrInterrupted) {
-			return nil, st.timeLimit()
-		}
+		f, err := st.parsed(code)
 		if err != nil {
+			return nil, err
+		}
+		if f == nil {
 			return starlark.False, nil
 		}
 		incs := f.Includes()

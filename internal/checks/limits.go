@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"math/bits"
@@ -95,6 +96,20 @@ func (st *callState) timeLimit() error {
 		return err
 	}
 	return &limitError{msg: st.rt.timeLimitMsg()}
+}
+
+// parsed is the syntax tree of code from the session's cache: nil (and no
+// error) when the code does not parse, the time-limit error when the parse
+// was cut short at the deadline.
+func (st *callState) parsed(code string) (*csyntax.File, error) {
+	f, err := st.cache.parse(code)
+	if errors.Is(err, csyntax.ErrInterrupted) {
+		return nil, st.timeLimit()
+	}
+	if err != nil {
+		return nil, nil
+	}
+	return f, nil
 }
 
 func (r *Runtime) timeLimitMsg() string {

@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -53,12 +52,9 @@ func withFile(f func(b *starlark.Builtin, st *callState, file *csyntax.File, ext
 			strs[i] = s
 		}
 		st := stateOf(th)
-		file, err := st.cache.parse(code)
-		if errors.Is(err, csyntax.ErrInterrupted) {
-			return nil, st.timeLimit()
-		}
+		file, err := st.parsed(code)
 		if err != nil {
-			file = nil
+			return nil, err
 		}
 		v, err := f(b, st, file, strs)
 		if file.Interrupted() {
@@ -489,11 +485,11 @@ func callees(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 		}
 	}
 	st := stateOf(th)
-	f, err := st.cache.parse(code)
-	if errors.Is(err, csyntax.ErrInterrupted) {
-		return nil, st.timeLimit()
-	}
+	f, err := st.parsed(code)
 	if err != nil {
+		return nil, err
+	}
+	if f == nil {
 		return starlark.NewList(nil), nil
 	}
 	out := f.Callees(function, stops...)

@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -43,12 +42,9 @@ func unpackWaitArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.
 // the function of w (see csyntax.File.Steps); nil for code that does not
 // parse. Names for which leaf reports true are not entered.
 func walkSteps(st *callState, w waitArgs, leaf, keep func(csyntax.Step) bool) (*csyntax.File, []csyntax.Step, error) {
-	f, err := st.cache.parse(w.code)
-	if errors.Is(err, csyntax.ErrInterrupted) {
-		return nil, nil, st.timeLimit()
-	}
-	if err != nil {
-		return nil, nil, nil
+	f, err := st.parsed(w.code)
+	if err != nil || f == nil {
+		return nil, nil, err
 	}
 	steps := f.Steps(w.function, w.follow, leaf, keep)
 	if f.Interrupted() {
