@@ -29,6 +29,7 @@ func predeclared() starlark.StringDict {
 	for name, fn := range map[string]func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error){
 		"strip_comments":                sourceStr(func(src *ctext.Source) string { return src.CodeOnly() }),
 		"strip_string_literals":         strFunc(ctext.StripStringLiterals),
+		"stripped":                      sourceStr(func(src *ctext.Source) string { return ctext.StripStringLiterals(src.CodeOnly()) }),
 		"scoped_contains":               scopedContains,
 		"has_word":                      boolFunc2("word", (*ctext.Source).HasWord),
 		"has_api_call":                  boolFunc2("name", (*ctext.Source).HasAPICall),

@@ -65,7 +65,7 @@ func withFile(f func(b *starlark.Builtin, st *callState, file *csyntax.File, ext
 }
 
 func cModule() *starlarkstruct.Module {
-	return module("c", map[string]builtinFunc{
+	fns := map[string]builtinFunc{
 		"functions": withFile(func(_ *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
 			if f == nil {
 				return starlark.NewList(nil), nil
@@ -238,7 +238,13 @@ func cModule() *starlarkstruct.Module {
 		"sleeps":        sleeps(),
 		"busy_waits":    busyWaits(),
 		"barriers":      barriers(),
-	})
+	}
+	for _, more := range []map[string]builtinFunc{valueBuiltins(), traceBuiltins()} {
+		for name, f := range more {
+			fns[name] = f
+		}
+	}
+	return module("c", fns)
 }
 
 func cFunction(fn csyntax.Function) starlark.Value {
