@@ -1,6 +1,271 @@
 package checks
 
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"github.com/embedeval/embedeval-go/internal/csyntax"
+	"github.com/embedeval/embedeval-go/internal/entrypoints"
+	"github.com/embedeval/embedeval-go/internal/halting"
+)
+
+// defaultTraceDepth is how many helpers deep the trace builtins enter
+// unless told otherwise.
+const defaultTraceDepth = 6
+
 // traceBuiltins are the c.* builtins that walk execution traces.
 func traceBuiltins() map[string]builtinFunc {
-	return map[string]builtinFunc{}
+	return map[string]builtinFunc{
+		"entry_points":   entryPointsBuiltin(),
+		"trace":          traceBuiltin(),
+		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore),
+		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released),
+	}
+}
+
+// entryPointsBuiltin is c.entry_points(code): one struct(name, kind, via,
+// line) per entry point.
+func entryPointsBuiltin() builtinFunc {
+	kinds, loadErr := entrypoints.Default()
+	return withFile(func(b *starlark.Builtin, st *callState, f *csyntax.File, _ []string) (starlark.Value, error) {
+		if loadErr != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), loadErr)
+		}
+		eps := f.EntryPoints(kinds)
+		if err := st.structList(len(eps), 4); err != nil {
+			return nil, err
+		}
+		out := make([]starlark.Value, len(eps))
+		for i, e := range eps {
+			out[i] = newStruct(starlark.StringDict{"name": starlark.String(e.Name), "kind": starlark.String(e.Kind),
+				"via": starlark.String(e.Via), "line": starlark.MakeInt(e.Line)})
+		}
+		return starlark.NewList(out), nil
+	})
+}
+
+// unpackDepth reads an optional depth argument.
+func unpackDepth(b *starlark.Builtin, v starlark.Value) (int, error) {
+	if v == starlark.None {
+		return defaultTraceDepth, nil
+	}
+	d, err := starlark.AsInt32(v)
+	if err != nil || d < 0 || d > csyntax.MaxTraceDepth {
+		return 0, fmt.Errorf("%s: depth must be an int from 0 to %d, got %s", b.Name(), csyntax.MaxTraceDepth, v.String())
+	}
+	return d, nil
+}
+
+// traceBuiltin is c.trace(code, function, depth=6).
+func traceBuiltin() builtinFunc {
+	calls, loadErr := halting.Default()
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code, function string
+		var depthV starlark.Value = starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "depth?", &depthV); err != nil {
+			return nil, err
+		}
+		depth, err := unpackDepth(b, depthV)
+		if err != nil {
+			return nil, err
+		}
+		if loadErr != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), loadErr)
+		}
+		st := stateOf(th)
+		f, err := st.parsed(code)
+		if err != nil || f == nil {
+			return starlark.NewList(nil), err
+		}
+		evs := f.Trace(function, depth, calls)
+		if f.Interrupted() {
+			return nil, st.timeLimit()
+		}
+		var elems int64
+		for _, e := range evs {
+			elems += int64(len(e.Args) + len(e.Via))
+		}
+		if err := countDicts(st, len(evs), 11, elems); err != nil {
+			return nil, err
+		}
+		out := make([]starlark.Value, len(evs))
+		for i, e := range evs {
+			out[i] = newStruct(starlark.StringDict{
+				"kind": starlark.String(e.Kind), "name": starlark.String(e.Name), "args": stringsToList(e.Args),
+				"op": starlark.String(e.Op), "value": starlark.String(e.Value), "function": starlark.String(e.Function),
+				"line": starlark.MakeInt(e.Line), "via": stringsToList(e.Via), "pointer": starlark.Bool(e.Pointer),
+				"entered": starlark.Bool(e.Entered), "forever": starlark.Bool(e.Forever),
+			})
+		}
+		return starlark.NewList(out), nil
+	}
+}
+
+// pathQuestion is csyntax.File.HappensBefore or Released.
+type pathQuestion func(f *csyntax.File, entry string, a, b []string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer
+
+// names reads a name or a list of names.
+func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error) {
+	if s, ok := starlark.AsString(v); ok {
+		if s == "" {
+			return nil, nil
+		}
+		return []string{s}, nil
+	}
+	seq, ok := v.(starlark.Sequence)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s must be a name or a list of names, got %s", b.Name(), param, v.Type())
+	}
+	out := make([]string, 0, seq.Len())
+	it := seq.Iterate()
+	defer it.Done()
+	var x starlark.Value
+	for it.Next(&x) {
+		s, ok := starlark.AsString(x)
+		if !ok || s == "" {
+			return nil, fmt.Errorf("%s: %s must hold non-empty strings, got %s", b.Name(), param, x.String())
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// pathBuiltin is c.happens_before(code, first, then, entry=None, depth=6)
+// or c.released(code, acquire, release, entry=None, depth=6): a
+// struct(verdict, reached, sites) over the entry point, or over every
+// entry point of the code when entry is None.
+func pathBuiltin(first, second string, ask pathQuestion) builtinFunc {
+	calls, loadErr := halting.Default()
+	kinds, kindsErr := entrypoints.Default()
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		var av, bv starlark.Value
+		var entryV, depthV starlark.Value = starlark.None, starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, first, &av, second, &bv,
+			"entry?", &entryV, "depth?", &depthV); err != nil {
+			return nil, err
+		}
+		as, err := names(b, first, av)
+		if err != nil {
+			return nil, err
+		}
+		bs, err := names(b, second, bv)
+		if err != nil {
+			return nil, err
+		}
+		if len(bs) == 0 {
+			return nil, fmt.Errorf("%s: %s must name at least one call", b.Name(), second)
+		}
+		depth, err := unpackDepth(b, depthV)
+		if err != nil {
+			return nil, err
+		}
+		var entries []string
+		if entryV != starlark.None {
+			if entries, err = names(b, "entry", entryV); err != nil {
+				return nil, err
+			}
+		}
+		if loadErr != nil || kindsErr != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), firstErr(loadErr, kindsErr))
+		}
+		st := stateOf(th)
+		f, err := st.parsed(code)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			return pathStruct(csyntax.PathAnswer{Verdict: csyntax.Unknown}, nil), nil
+		}
+		if entries == nil {
+			entries = entryNames(f, kinds)
+		}
+		total := csyntax.PathAnswer{Verdict: csyntax.Yes}
+		var sitesEntry []string
+		if len(entries) == 0 {
+			total.Verdict = csyntax.Unknown
+		}
+		for _, e := range entries {
+			a := ask(f, e, as, bs, depth, calls)
+			if f.Interrupted() {
+				return nil, st.timeLimit()
+			}
+			total.Reached += a.Reached
+			for _, s := range a.Sites {
+				total.Sites = append(total.Sites, s)
+				sitesEntry = append(sitesEntry, e)
+			}
+			switch {
+			case a.Verdict == csyntax.No:
+				total.Verdict = csyntax.No
+			case a.Verdict == csyntax.Unknown && total.Verdict == csyntax.Yes:
+				total.Verdict = csyntax.Unknown
+			}
+		}
+		if err := st.structList(len(total.Sites)+1, 6); err != nil {
+			return nil, err
+		}
+		return pathStruct(total, sitesEntry), nil
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// entryNames are the distinct entry points of f; with none found, the
+// functions no other function of the file calls.
+func entryNames(f *csyntax.File, kinds csyntax.EntryKinds) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range f.EntryPoints(kinds) {
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	called := map[string]bool{}
+	for _, c := range f.Calls("") {
+		if c.Function != "" && c.Function != c.Name {
+			called[c.Name] = true
+		}
+	}
+	for _, fn := range f.Functions() {
+		if !called[fn.Name] && !seen[fn.Name] {
+			seen[fn.Name] = true
+			out = append(out, fn.Name)
+		}
+	}
+	return out
+}
+
+// tristate is True, False or None.
+func tristate(t csyntax.Tristate) starlark.Value {
+	switch t {
+	case csyntax.Yes:
+		return starlark.True
+	case csyntax.No:
+		return starlark.False
+	}
+	return starlark.None
+}
+
+func pathStruct(a csyntax.PathAnswer, entries []string) starlark.Value {
+	sites := make([]starlark.Value, len(a.Sites))
+	for i, s := range a.Sites {
+		sites[i] = newStruct(starlark.StringDict{"entry": starlark.String(entries[i]), "function": starlark.String(s.Function),
+			"line": starlark.MakeInt(s.Line), "name": starlark.String(s.Name), "via": stringsToList(s.Via),
+			"verdict": tristate(s.Verdict)})
+	}
+	return newStruct(starlark.StringDict{"verdict": tristate(a.Verdict), "reached": starlark.MakeInt(a.Reached),
+		"sites": starlark.NewList(sites)})
 }

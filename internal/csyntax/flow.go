@@ -1,6 +1,7 @@
 package csyntax
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -51,18 +52,30 @@ type flowNode struct {
 	// jumps marks an unreadable statement that holds a control keyword.
 	jumps bool
 	label string // flowLabel, flowGoto
-	line  int    // flowIf: line of the if
-	cond  string // flowIf: the condition's text without its parentheses
+	line  int    // flowIf, flowLoop, flowDo, flowSwitch, flowReturn: the statement's line
+	// cond is the condition's text without its parentheses (flowIf,
+	// flowLoop, flowDo, flowSwitch) or the returned expression (flowReturn).
+	cond string
 }
 
-// callRef is one call a statement makes unconditionally.
+// callRef is one call a statement makes unconditionally, or (store) one
+// store it makes. A statement's refs are in evaluation order: a call after
+// its arguments' calls, a store after its value's.
 type callRef struct {
-	name string // the callee's name; "" for a call through an expression
+	name string // the callee's name; "" for a call through an expression; a store's target
 	// pointer marks a call through an expression (dev->api->f(),
 	// (*cb)(), table[i]()).
 	pointer bool
 	// bare marks an identifier used alone as a statement (CODE_UNREACHABLE;).
 	bare bool
+	// store marks an assignment, compound assignment, increment or
+	// initialised declaration: name is the target's text, op the operator
+	// ("=", "|=", "++"), value the stored expression's text.
+	store     bool
+	op, value string
+	args      []string // a call's argument texts
+	line      int      // 1-based line
+	end       uint     // byte offset of the expression's end (evaluation order)
 }
 
 // flowFunc is one function definition with its flow tree.
@@ -75,6 +88,8 @@ type flowFunc struct {
 	labels   map[string]bool // labels defined in the body
 	targets  map[string]bool // labels some goto names
 	callees  []string        // distinct names called (not through expressions)
+	params   []string        // the named parameters, in order
+	unnamed  bool            // some parameter has no name (void, or a prototype-style one)
 	succ     []*flowFunc     // definitions of callees
 	// opt and pes: some path of the body returns when the calls the
 	// analysis cannot judge return (opt), or even when they never do (pes).
@@ -87,10 +102,11 @@ type flowKinds struct {
 	labeled, returnStmt, gotoStmt, breakStmt, continueStmt, declaration, errorNode,
 	ppIf, ppIfdef, ppElse, ppElif, ppElifdef, comment, attributed,
 	call, identifier, binary, conditional, sizeOf, alignOf, offsetOf, paren,
-	number, trueLit, unary, fnDef, fnDecl, ptrDecl, parenDecl, attrDecl uint16
+	number, trueLit, unary, fnDef, fnDecl, ptrDecl, parenDecl, attrDecl,
+	assign, update, initDecl uint16
 	// Field ids.
 	fBody, fCondition, fConsequence, fAlternative, fInitializer, fValue, fLabel,
-	fFunction, fArguments, fOperator, fLeft, fArgument, fDeclarator, fParameters uint16
+	fFunction, fArguments, fOperator, fLeft, fRight, fArgument, fDeclarator, fParameters uint16
 }
 
 func newFlowKinds(lang *ts.Language) *flowKinds {
@@ -109,11 +125,12 @@ func newFlowKinds(lang *ts.Language) *flowKinds {
 		offsetOf: id("offsetof_expression"), paren: id("parenthesized_expression"), number: id("number_literal"),
 		trueLit: id("true"), unary: id("unary_expression"), fnDef: id("function_definition"),
 		fnDecl: id("function_declarator"), ptrDecl: id("pointer_declarator"), parenDecl: id("parenthesized_declarator"),
-		attrDecl: id("attributed_declarator"),
+		attrDecl: id("attributed_declarator"), assign: id("assignment_expression"), update: id("update_expression"),
+		initDecl: id("init_declarator"),
 		fBody:    field("body"), fCondition: field("condition"), fConsequence: field("consequence"),
 		fAlternative: field("alternative"), fInitializer: field("initializer"), fValue: field("value"),
 		fLabel: field("label"), fFunction: field("function"), fArguments: field("arguments"),
-		fOperator: field("operator"), fLeft: field("left"), fArgument: field("argument"),
+		fOperator: field("operator"), fLeft: field("left"), fRight: field("right"), fArgument: field("argument"),
 		fDeclarator: field("declarator"), fParameters: field("parameters"),
 	}
 }
@@ -181,6 +198,9 @@ func (b *flowBuilder) function(n *ts.Node, fe *funcEntry) *flowFunc {
 	for _, p := range fe.Params {
 		if p.Name != "" {
 			fn.vars[p.Name] = true
+			fn.params = append(fn.params, p.Name)
+		} else {
+			fn.unnamed = true
 		}
 	}
 	head := b.f.code[n.StartByte():body.StartByte()]
@@ -200,7 +220,7 @@ func (b *flowBuilder) function(n *ts.Node, fe *funcEntry) *flowFunc {
 		stack = stack[:len(stack)-1]
 		for _, cs := range [][]callRef{x.calls, x.post} {
 			for _, c := range cs {
-				if !c.pointer && !c.bare && !seen[c.name] {
+				if !c.pointer && !c.bare && !c.store && !seen[c.name] {
 					seen[c.name] = true
 					fn.callees = append(fn.callees, c.name)
 				}
@@ -246,7 +266,8 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 		out = b.seq(n, depth, nil)
 	case k.exprStmt:
 		if kids := b.named(n); len(kids) == 1 && kids[0].KindId() == k.identifier {
-			return &flowNode{kind: flowEffect, calls: []callRef{{name: b.f.text(&kids[0]), bare: true}}}
+			return &flowNode{kind: flowEffect, calls: []callRef{{name: b.f.text(&kids[0]), bare: true,
+				line: int(kids[0].StartPosition().Row) + 1, end: kids[0].EndByte()}}}
 		}
 		out = &flowNode{kind: flowEffect, calls: b.calls(n)}
 	case k.declaration:
@@ -254,10 +275,8 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 		out = &flowNode{kind: flowEffect, calls: b.calls(n)}
 	case k.ifStmt:
 		cond := field(n, k.fCondition)
-		out = &flowNode{kind: flowIf, calls: b.calls(cond), line: int(n.StartPosition().Row) + 1, kids: []*flowNode{{kind: flowSeq}, nil}}
-		if cond != nil {
-			out.cond = collapse(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(b.f.text(cond)), "("), ")"))
-		}
+		out = &flowNode{kind: flowIf, calls: b.calls(cond), line: int(n.StartPosition().Row) + 1, kids: []*flowNode{{kind: flowSeq}, nil},
+			cond: b.condText(cond)}
 		if c := field(n, k.fConsequence); c != nil {
 			out.kids[0] = b.build(c, depth)
 		}
@@ -269,7 +288,8 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 		}
 	case k.whileStmt:
 		cond := field(n, k.fCondition)
-		out = &flowNode{kind: flowLoop, calls: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)}}
+		out = &flowNode{kind: flowLoop, calls: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)},
+			line: int(n.StartPosition().Row) + 1, cond: b.condText(cond)}
 	case k.forStmt:
 		var calls []callRef
 		if init := field(n, k.fInitializer); init != nil {
@@ -280,12 +300,14 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 		}
 		cond := field(n, k.fCondition)
 		out = &flowNode{kind: flowLoop, calls: append(calls, b.calls(cond)...), forever: cond == nil || b.alwaysTrue(cond),
-			kids: []*flowNode{b.body(n, depth)}}
+			kids: []*flowNode{b.body(n, depth)}, line: int(n.StartPosition().Row) + 1, cond: b.condText(cond)}
 	case k.doStmt:
 		cond := field(n, k.fCondition)
-		out = &flowNode{kind: flowDo, post: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)}}
+		out = &flowNode{kind: flowDo, post: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)},
+			line: int(n.StartPosition().Row) + 1, cond: b.condText(cond)}
 	case k.switchStmt:
-		out = &flowNode{kind: flowSwitch, calls: b.calls(field(n, k.fCondition))}
+		out = &flowNode{kind: flowSwitch, calls: b.calls(field(n, k.fCondition)), line: int(n.StartPosition().Row) + 1,
+			cond: b.condText(field(n, k.fCondition))}
 		if body := field(n, k.fBody); body != nil {
 			for _, c := range b.named(body) {
 				switch c.KindId() {
@@ -312,7 +334,10 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 			out.kids[0] = b.build(s, depth)
 		}
 	case k.returnStmt:
-		out = &flowNode{kind: flowReturn, calls: b.calls(n)}
+		out = &flowNode{kind: flowReturn, calls: b.calls(n), line: int(n.StartPosition().Row) + 1}
+		if v := b.lastStatement(n); v != nil {
+			out.cond = collapse(b.f.text(v))
+		}
 	case k.gotoStmt:
 		out = &flowNode{kind: flowGoto}
 		if label := field(n, k.fLabel); label != nil {
@@ -341,6 +366,15 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 		}
 	}
 	return out
+}
+
+// condText is a condition's text without its parentheses, whitespace
+// collapsed; "" for nil.
+func (b *flowBuilder) condText(cond *ts.Node) string {
+	if cond == nil {
+		return ""
+	}
+	return collapse(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(b.f.text(cond)), "("), ")"))
 }
 
 // body builds the body of a loop.
@@ -470,18 +504,26 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 		switch x.KindId() {
 		case k.call:
 			fn := field(x, k.fFunction)
+			args := field(x, k.fArguments)
+			ref := callRef{line: int(x.StartPosition().Row) + 1, end: x.EndByte(), args: b.argTexts(args)}
 			switch {
 			case fn == nil:
 			case fn.KindId() == k.identifier:
-				out = append(out, callRef{name: b.f.text(fn)})
+				ref.name = b.f.text(fn)
+				out = append(out, ref)
 			default:
-				out = append(out, callRef{pointer: true})
+				ref.pointer = true
+				out = append(out, ref)
 				stack = append(stack, fn)
 			}
-			if args := field(x, k.fArguments); args != nil {
+			if args != nil {
 				stack = append(stack, args)
 			}
 			continue
+		case k.assign, k.update, k.initDecl:
+			if r, ok := b.storeRef(x); ok {
+				out = append(out, r)
+			}
 		case k.binary:
 			if op := field(x, k.fOperator); op != nil {
 				if s := op.Kind(); s == "&&" || s == "||" {
@@ -504,7 +546,60 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 			stack = append(stack, &kids[i])
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].end != out[j].end {
+			return out[i].end < out[j].end
+		}
+		return !out[i].store && out[j].store // "x = f()": the call, then the store
+	})
 	return out
+}
+
+// argTexts returns the texts of an argument list's arguments.
+func (b *flowBuilder) argTexts(args *ts.Node) []string {
+	if args == nil {
+		return nil
+	}
+	kids := b.named(args)
+	out := make([]string, 0, len(kids))
+	for i := range kids {
+		if kids[i].KindId() != b.k.comment {
+			out = append(out, collapse(b.f.text(&kids[i])))
+		}
+	}
+	return out
+}
+
+// storeRef reads an assignment, update or init declarator as a store.
+func (b *flowBuilder) storeRef(x *ts.Node) (callRef, bool) {
+	k := b.k
+	r := callRef{store: true, line: int(x.StartPosition().Row) + 1, end: x.EndByte()}
+	switch x.KindId() {
+	case k.assign:
+		left, right := field(x, k.fLeft), field(x, k.fRight)
+		op := field(x, k.fOperator)
+		if left == nil || right == nil || op == nil {
+			return r, false
+		}
+		r.name, r.op, r.value = collapse(b.f.text(left)), op.Kind(), collapse(b.f.text(right))
+	case k.update:
+		arg, op := field(x, k.fArgument), field(x, k.fOperator)
+		if arg == nil || op == nil {
+			return r, false
+		}
+		r.name, r.op = collapse(b.f.text(arg)), op.Kind()
+	case k.initDecl:
+		d, v := field(x, k.fDeclarator), field(x, k.fValue)
+		if d == nil || v == nil {
+			return r, false
+		}
+		s := b.f.shape(d)
+		if s.name == nil {
+			return r, false
+		}
+		r.name, r.op, r.value = b.f.text(s.name), "=", collapse(b.f.text(v))
+	}
+	return r, r.name != ""
 }
 
 // hasJump reports whether an unreadable node holds a control keyword.

@@ -488,6 +488,8 @@ type evalCtx struct {
 func (c *evalCtx) classify(r callRef) callClass {
 	t := c.t
 	switch {
+	case r.store:
+		return callReturns
 	case r.pointer:
 		return callUncertain
 	case t.noreturn[r.name]:

@@ -1,0 +1,271 @@
+package csyntax
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// brief renders events compactly for comparison.
+func brief(evs []Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
+		s := e.Kind
+		switch e.Kind {
+		case "call":
+			s += " " + e.Name + "(" + strings.Join(e.Args, ", ") + ")"
+			if e.Entered {
+				s += " >"
+			}
+		case "store":
+			s += " " + e.Name + " " + e.Op + " " + e.Value
+		case "return", "if", "loop", "switch":
+			if e.Value != "" {
+				s += " " + e.Value
+			}
+		case "goto", "label":
+			s += " " + e.Name
+		}
+		if len(e.Via) > 0 {
+			s += " [" + strings.Join(e.Via, "/") + "]"
+		}
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out
+}
+
+func TestTraceEntersHelpersWithArguments(t *testing.T) {
+	f := parse(t, `
+#define PERIOD_MS 500
+static int set_div(volatile unsigned *reg, unsigned div) {
+	unsigned v = *reg;
+	v &= ~0xffu;
+	v |= div;
+	*reg = v;
+	return 0;
+}
+static void blink(int pin) {
+	for (;;) {
+		gpio_toggle(pin);
+		k_msleep(PERIOD_MS);
+	}
+}
+int main(void) {
+	int rc = set_div(&UART->BRR, 16);
+	if (rc != 0) {
+		return rc;
+	} else {
+		log("ok");
+	}
+	blink(LED);
+	return 0;
+}
+`)
+	got := brief(f.Trace("main", 4, testHalting))
+	assert.Equal(t, []string{
+		"call set_div(&UART->BRR, 16) >",
+		"store v = *(&UART->BRR) [set_div]",
+		"store v &= ~0xffu [set_div]",
+		"store v |= 16 [set_div]",
+		"store *(&UART->BRR) = v [set_div]",
+		"return 0 [set_div]",
+		"store rc = set_div(&UART->BRR, 16)",
+		"if rc != 0",
+		"return rc",
+		"else",
+		"call log(\"ok\")",
+		"end",
+		"call blink(LED) >",
+		"loop [blink]",
+		"call gpio_toggle(LED) [blink]",
+		"call k_msleep(PERIOD_MS) [blink]",
+		"end [blink]",
+		"return 0",
+	}, got)
+	evs := f.Trace("main", 4, testHalting)
+	assert.Equal(t, "set_div", evs[1].Function)
+	assert.Equal(t, 4, evs[1].Line)
+	assert.True(t, evs[13].Forever)
+	assert.Nil(t, f.Trace("missing", 4, testHalting))
+}
+
+func TestTraceBoundsDepthAndRecursion(t *testing.T) {
+	f := parse(t, `
+void leaf(void) { hw(); }
+void mid(void) { leaf(); }
+void top(void) { mid(); top(); }
+void ping(int n) { pong(n); }
+void pong(int n) { ping(n - 1); }
+`)
+	assert.Equal(t, []string{"call mid()", "call top()"}, brief(f.Trace("top", 0, nil)))
+	assert.Equal(t, []string{"call mid() >", "call leaf() [mid]", "call top()"}, brief(f.Trace("top", 1, nil)))
+	assert.Equal(t, []string{"call mid() >", "call leaf() > [mid]", "call hw() [mid/leaf]", "call top()"}, brief(f.Trace("top", 9, nil)),
+		"a function being entered is not entered again")
+	assert.Equal(t, []string{"call pong(n) >", "call ping(n - 1) [pong]"}, brief(f.Trace("ping", 9, nil)))
+}
+
+func TestTraceCallsThroughPointersAreNotEntered(t *testing.T) {
+	f := parse(t, `
+void handler(void) { work(); }
+void (*cb)(void) = handler;
+void run(void (*fn)(void)) { fn(); cb(); dev->api->go(dev); }
+`)
+	evs := f.Trace("run", 4, nil)
+	require.Len(t, evs, 3)
+	assert.False(t, evs[0].Entered, "a parameter named like nothing defined")
+	assert.Equal(t, "fn", evs[0].Name)
+	assert.True(t, evs[2].Pointer)
+	assert.Equal(t, []string{"dev"}, evs[2].Args)
+}
+
+func TestTraceIsBoundedOnHugeFiles(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "void f%d(void) { f%d(); f%d(); }\n", i, i+1, i+1)
+	}
+	f := parse(t, b.String())
+	evs := f.Trace("f0", MaxTraceDepth, nil)
+	require.NotEmpty(t, evs)
+	assert.LessOrEqual(t, len(evs), maxTraceEvents+1)
+	assert.Equal(t, "truncated", evs[len(evs)-1].Kind, "2^16 paths are cut at the event bound")
+}
+
+func TestEntryPoints(t *testing.T) {
+	f := parse(t, `
+static void button_pressed(const struct device *d, struct gpio_callback *cb, uint32_t pins) {}
+static void tick(struct k_timer *t) {}
+static void worker(void *a, void *b, void *c) {}
+static int probe(struct platform_device *pdev) { return 0; }
+static void helper(void) {}
+void USART2_IRQHandler(void) { helper(); }
+static struct platform_driver drv = { .probe = probe };
+K_THREAD_DEFINE(worker_id, 1024, worker, NULL, NULL, NULL, 5, 0, 0);
+int main(void) {
+	gpio_init_callback(&cb, button_pressed, BIT(3));
+	k_timer_init(&timer, tick, NULL);
+	helper();
+	return 0;
+}
+`)
+	kinds := EntryKinds{"gpio_init_callback": "isr", "k_timer_init": "timer", "K_THREAD_DEFINE": "thread", ".probe": "init"}
+	var got []string
+	for _, e := range f.EntryPoints(kinds) {
+		got = append(got, e.Name+":"+e.Kind+":"+e.Via)
+	}
+	assert.Equal(t, []string{
+		"button_pressed:isr:gpio_init_callback", "tick:timer:k_timer_init", "worker:thread:K_THREAD_DEFINE",
+		"probe:init:.probe", "USART2_IRQHandler:handler:", "main:main:",
+	}, got)
+	assert.Equal(t, "helper", functionValue("(void (*)(void))&helper"))
+	assert.Equal(t, "", functionValue("helper()"))
+}
+
+func TestHappensBefore(t *testing.T) {
+	f := parse(t, `
+static int init_clock(void) { RCC_EN(); return 0; }
+static void configure(void) { if (init_clock() != 0) { return; } write_reg(); }
+void good(void) { configure(); }
+void bad(int x) { if (x) { init_clock(); } write_reg(); }
+void looped(void) { for (int i = 0; i < 3; i++) { if (i) write_reg(); RCC_EN(); } }
+void via_pointer(void (*cb)(void)) { cb(); write_reg(); }
+void halts_first(int x) { if (x) { abort(); } else { RCC_EN(); } write_reg(); }
+void retry(void) {
+again:
+	if (busy()) goto later;
+	write_reg();
+	return;
+later:
+	RCC_EN();
+	goto again;
+}
+void never(void) { nothing(); }
+`)
+	ask := func(entry string) PathAnswer {
+		return f.HappensBefore(entry, []string{"RCC_EN"}, []string{"write_reg"}, 4, testHalting)
+	}
+	a := ask("good")
+	assert.Equal(t, Yes, a.Verdict)
+	assert.Equal(t, 1, a.Reached)
+	a = ask("bad")
+	assert.Equal(t, No, a.Verdict)
+	require.Len(t, a.Sites, 1)
+	assert.Equal(t, Site{Function: "bad", Line: 5, Via: []string{}, Name: "write_reg", Verdict: No}, a.Sites[0])
+	assert.Equal(t, No, ask("looped").Verdict, "the first round of the loop writes before enabling")
+	assert.Equal(t, Unknown, ask("via_pointer").Verdict, "cb may enable the clock")
+	assert.Equal(t, Yes, ask("halts_first").Verdict, "the path without the clock halts")
+	assert.Equal(t, No, ask("retry").Verdict, "the first pass writes without the clock")
+	a = ask("never")
+	assert.Equal(t, Yes, a.Verdict)
+	assert.Equal(t, 0, a.Reached)
+	assert.Equal(t, Unknown, ask("missing").Verdict)
+}
+
+func TestReleased(t *testing.T) {
+	f := parse(t, `
+int ok(struct k_mutex *m) {
+	k_mutex_lock(m, K_FOREVER);
+	if (bad()) { k_mutex_unlock(m); return -EIO; }
+	work();
+	k_mutex_unlock(m);
+	return 0;
+}
+int leaks(struct k_mutex *m) {
+	k_mutex_lock(m, K_FOREVER);
+	if (bad()) return -EIO;
+	k_mutex_unlock(m);
+	return 0;
+}
+static void unlock_all(struct k_mutex *m) { k_mutex_unlock(m); }
+int via_helper(struct k_mutex *m) {
+	k_mutex_lock(m, K_FOREVER);
+	if (bad()) goto out;
+	work();
+out:
+	unlock_all(m);
+	return 0;
+}
+int halts(struct k_mutex *m) {
+	k_mutex_lock(m, K_FOREVER);
+	if (bad()) k_panic();
+	k_mutex_unlock(m);
+	return 0;
+}
+void falls_off(struct k_mutex *m) { k_mutex_lock(m, K_FOREVER); }
+int close_always(int fd) {
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+`)
+	ask := func(entry string) PathAnswer {
+		return f.Released(entry, []string{"k_mutex_lock"}, []string{"k_mutex_unlock"}, 4, testHalting)
+	}
+	assert.Equal(t, Yes, ask("ok").Verdict)
+	assert.Equal(t, 1, ask("ok").Reached)
+	a := ask("leaks")
+	assert.Equal(t, No, a.Verdict)
+	require.Len(t, a.Sites, 1)
+	assert.Equal(t, 11, a.Sites[0].Line)
+	assert.Equal(t, Yes, ask("via_helper").Verdict)
+	assert.Equal(t, Yes, ask("halts").Verdict)
+	assert.Equal(t, No, ask("falls_off").Verdict)
+	always := f.Released("close_always", nil, []string{"close"}, 4, testHalting)
+	assert.Equal(t, No, always.Verdict, "the early return does not close")
+	assert.Equal(t, 2, always.Reached)
+}
+
+func TestTypestateIsBoundedOnHugeFiles(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "void f%d(int x) { if (x) f%d(x); else { f%d(x - 1); lock(); } unlock(); }\n", i, i+1, i+1)
+	}
+	f := parse(t, b.String())
+	a := f.Released("f0", []string{"lock"}, []string{"unlock"}, MaxTraceDepth, nil)
+	assert.Equal(t, Yes, a.Verdict)
+	h := f.HappensBefore("f0", []string{"lock"}, []string{"unlock"}, MaxTraceDepth, nil)
+	assert.Equal(t, Unknown, h.Verdict, "past the depth bound the helpers may lock")
+}

@@ -1,0 +1,419 @@
+package csyntax
+
+import "sort"
+
+// Site is one place a path question found a path that breaks the
+// property, or could not tell.
+type Site struct {
+	// Function and Line locate the call (or the return) concerned; Via
+	// names the helpers entered from the entry point to reach it.
+	Function string
+	Line     int
+	Via      []string
+	// Name is the call at the site; "" for the end of the entry point.
+	Name string
+	// Verdict is No when a path breaks the property there, Unknown when
+	// only paths through calls the analysis cannot follow (through
+	// function pointers, past the depth bound, recursion, unreadable
+	// statements) might.
+	Verdict Tristate
+}
+
+// PathAnswer is the answer of a path question asked from one entry point.
+type PathAnswer struct {
+	// Verdict is Yes when every path has the property, No when some path
+	// (free of anything the analysis cannot follow) breaks it, Unknown
+	// otherwise.
+	Verdict Tristate
+	// Reached counts the call sites of the second name list
+	// (HappensBefore) or of acquire (Released) that some path reaches; for
+	// Released without acquire, the entry point's returns (and its end)
+	// that some path reaches.
+	Reached int
+	// Sites are the places the verdict comes from (none for Yes).
+	Sites []Site
+}
+
+// HappensBefore answers, from the entry function: does every path that
+// reaches a call to one of then pass a call to one of first before it?
+// Helpers the file defines are entered at every call (up to depth deep);
+// a call to a name in first or then counts as such even when the file
+// defines it. Conditions are not evaluated: both branches of every if are
+// paths. Reached is 0 (and the verdict Yes) when no path calls then.
+func (f *File) HappensBefore(entry string, first, then []string, depth int, calls *HaltingCalls) PathAnswer {
+	m := &machine{start: 0, move: map[string]uint8{}, check: map[string]uint8{}, count: map[string]bool{}}
+	for _, n := range first {
+		m.move[n] = 1
+	}
+	for _, n := range then {
+		m.check[n] |= 1 << 0
+		m.count[n] = true
+	}
+	return f.typestate(entry, m, depth, calls)
+}
+
+// Released answers, from the entry function: once a call to one of
+// acquire is made, does every path reach a call to one of release before
+// the entry function returns? Paths that end in a call that never returns
+// (a reset, a panic, an endless loop) need no release. With acquire empty
+// the question is whether every returning path calls release at all.
+func (f *File) Released(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
+	m := &machine{start: 0, move: map[string]uint8{}, check: map[string]uint8{}, count: map[string]bool{}, exitBad: 1 << 1}
+	if len(acquire) == 0 {
+		m.start, m.countExits = 1, true
+	}
+	for _, n := range acquire {
+		m.move[n] = 1
+		m.count[n] = true
+	}
+	for _, n := range release {
+		m.move[n] = 0
+	}
+	return f.typestate(entry, m, depth, calls)
+}
+
+// machine is a typestate property: calls move every path to a state, some
+// calls are wrong in some states, and some states are wrong at the entry
+// point's return. States are 0..7.
+type machine struct {
+	start   uint8
+	move    map[string]uint8 // call name → state it moves paths to
+	check   map[string]uint8 // call name → states (bits) in which the call breaks the property
+	exitBad uint8            // states (bits) in which returning from the entry point breaks it
+	// count are the calls whose sites PathAnswer.Reached counts;
+	// countExits counts the entry point's returns instead.
+	count      map[string]bool
+	countExits bool
+}
+
+// targets are the states some move reaches (what an unknown call may do).
+func (m *machine) targets() uint8 {
+	var out uint8
+	for _, s := range m.move {
+		out |= 1 << s
+	}
+	return out
+}
+
+// pstate is the set of states the paths reaching a point are in: def for
+// paths free of calls the analysis cannot follow, unk for the others.
+type pstate struct{ def, unk uint8 }
+
+func (p pstate) join(q pstate) pstate { return pstate{p.def | q.def, p.unk | q.unk} }
+func (p pstate) empty() bool          { return p.def == 0 && p.unk == 0 }
+
+// tsOut is how the paths entering a statement leave it.
+type tsOut struct{ fall, ret, brk, cont pstate }
+
+func (o *tsOut) merge(r tsOut) {
+	o.fall, o.ret, o.brk, o.cont = o.fall.join(r.fall), o.ret.join(r.ret), o.brk.join(r.brk), o.cont.join(r.cont)
+}
+
+// tsWalk answers one typestate question.
+type tsWalk struct {
+	t       *flowTable
+	m       *machine
+	max     int
+	targets uint8
+	active  map[*flowFunc]bool
+	memo    map[tsKey]pstate
+	sites   map[siteKey]*Site
+	reached map[siteKey]bool
+	work    int
+	cut     bool // work bound or deadline reached
+}
+
+type tsKey struct {
+	fn *flowFunc
+	in pstate
+}
+
+type siteKey struct {
+	fn   string
+	line int
+	name string
+}
+
+// tsFrame is one evaluation of a function body.
+type tsFrame struct {
+	fn     *flowFunc
+	via    []string
+	labels map[string]pstate // states the gotos to each label carry
+	grew   bool              // a goto added states to a label this round
+	top    bool              // the entry function itself
+}
+
+func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCalls) PathAnswer {
+	t := f.flow(calls)
+	if t == nil || len(t.byName[entry]) == 0 {
+		return PathAnswer{Verdict: Unknown}
+	}
+	w := &tsWalk{t: t, m: m, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
+		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
+	for _, def := range t.byName[entry] {
+		fr := &tsFrame{fn: def, via: []string{}, top: true}
+		o := w.body(fr, pstate{def: 1 << m.start})
+		if bad := (pstate{o.fall.def & m.exitBad, o.fall.unk & m.exitBad}); !bad.empty() {
+			w.record(fr, def.line, "", bad)
+		}
+		if !o.fall.empty() && m.countExits {
+			w.reached[siteKey{def.name, def.line, ""}] = true
+		}
+	}
+	if w.cut || f.Interrupted() {
+		return PathAnswer{Verdict: Unknown}
+	}
+	ans := PathAnswer{Verdict: Yes, Reached: len(w.reached)}
+	for _, s := range w.sites {
+		ans.Sites = append(ans.Sites, *s)
+		switch {
+		case s.Verdict == No:
+			ans.Verdict = No
+		case ans.Verdict == Yes:
+			ans.Verdict = Unknown
+		}
+	}
+	sort.Slice(ans.Sites, func(i, j int) bool {
+		a, b := ans.Sites[i], ans.Sites[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Function < b.Function
+	})
+	return ans
+}
+
+// record notes that paths in bad break the property at a site.
+func (w *tsWalk) record(fr *tsFrame, line int, name string, bad pstate) {
+	k := siteKey{fr.fn.name, line, name}
+	v := Unknown
+	if bad.def != 0 {
+		v = No
+	}
+	if s := w.sites[k]; s != nil {
+		if v == No {
+			s.Verdict = No
+		}
+		return
+	}
+	w.sites[k] = &Site{Function: fr.fn.name, Line: line, Via: fr.via, Name: name, Verdict: v}
+}
+
+// body evaluates a function body from in, re-running it while gotos carry
+// new states to labels; it returns the paths that return or fall off the
+// end (in fall).
+func (w *tsWalk) body(fr *tsFrame, in pstate) tsOut {
+	fr.labels = map[string]pstate{}
+	var o tsOut
+	for round := 0; round < maxFixpoint; round++ {
+		fr.grew = false
+		o = w.eval(fr, fr.fn.body, in)
+		if !fr.grew || w.cut {
+			break
+		}
+	}
+	return tsOut{fall: o.fall.join(o.ret)}
+}
+
+// unknown is what a call the analysis cannot follow does to paths.
+func (w *tsWalk) unknown(in pstate) pstate {
+	if in.empty() {
+		return in
+	}
+	return pstate{unk: in.def | in.unk | w.targets}
+}
+
+// ops applies a statement's calls to the paths in; it returns the paths
+// that go on (those reaching a call that never returns end there).
+func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
+	m := w.m
+	for _, r := range refs {
+		if in.empty() {
+			return in
+		}
+		if r.store {
+			continue
+		}
+		if m.count[r.name] && !r.pointer {
+			w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
+		}
+		if bad, ok := m.check[r.name]; ok && !r.pointer {
+			if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
+				w.record(fr, r.line, r.name, b)
+			}
+		}
+		if to, ok := m.move[r.name]; ok && !r.pointer {
+			if in.def != 0 {
+				in.def = 1 << to
+			}
+			if in.unk != 0 {
+				in.unk = 1 << to
+			}
+			continue
+		}
+		if _, ok := m.check[r.name]; ok && !r.pointer {
+			continue
+		}
+		in = w.call(fr, r, in)
+	}
+	return in
+}
+
+// call applies one call that is not part of the property.
+func (w *tsWalk) call(fr *tsFrame, r callRef, in pstate) pstate {
+	t := w.t
+	switch {
+	case r.pointer || fr.fn.vars[r.name] || (t.globals[r.name] && len(t.byName[r.name]) == 0):
+		return w.unknown(in)
+	case t.noreturn[r.name]:
+		return pstate{}
+	case len(t.byName[r.name]) > 0:
+		if r.bare {
+			return in
+		}
+		var out pstate
+		for _, def := range t.byName[r.name] {
+			out = out.join(w.enter(fr, def, r.name, in))
+		}
+		return out
+	case t.calls.Contains(r.name):
+		return pstate{}
+	}
+	return in
+}
+
+// enter evaluates a helper called with the paths in.
+func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, in pstate) pstate {
+	if w.active[def] || len(fr.via) >= w.max {
+		return w.unknown(in)
+	}
+	k := tsKey{def, in}
+	if out, ok := w.memo[k]; ok {
+		return out
+	}
+	via := append(append(make([]string, 0, len(fr.via)+1), fr.via...), name)
+	w.active[def] = true
+	out := w.body(&tsFrame{fn: def, via: via}, in).fall
+	w.active[def] = false
+	w.memo[k] = out
+	return out
+}
+
+// eval returns how the paths in that enter n leave it.
+func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
+	if n == nil {
+		o.fall = in
+		return o
+	}
+	if (in.empty() && !n.labels) || w.cut {
+		return o
+	}
+	if w.work++; w.work > maxTypestateWork || w.t.f.expired() {
+		w.cut = true
+		return o
+	}
+	switch n.kind {
+	case flowSeq, flowCase:
+		cur := in
+		for _, k := range n.kids {
+			r := w.eval(fr, k, cur)
+			cur, r.fall = r.fall, pstate{}
+			o.merge(r)
+		}
+		o.fall = cur
+	case flowEffect:
+		o.fall = w.ops(fr, n.calls, in)
+	case flowError:
+		o.fall = w.ops(fr, n.calls, in)
+		if n.jumps {
+			o.fall = w.unknown(o.fall)
+		}
+	case flowIf:
+		cont := w.ops(fr, n.calls, in)
+		o.merge(w.eval(fr, n.kids[0], cont))
+		o.merge(w.eval(fr, n.kids[1], cont))
+	case flowLoop:
+		head := w.ops(fr, n.calls, in)
+		var body tsOut
+		for round := 0; round < maxFixpoint; round++ {
+			body = w.eval(fr, n.kids[0], head)
+			next := head.join(w.ops(fr, n.calls, body.fall.join(body.cont)))
+			if next == head {
+				break
+			}
+			head = next
+		}
+		o.ret, o.fall = body.ret, body.brk
+		if !n.forever {
+			o.fall = o.fall.join(head)
+		}
+	case flowDo:
+		head := in
+		var body tsOut
+		var back pstate
+		for round := 0; round < maxFixpoint; round++ {
+			body = w.eval(fr, n.kids[0], head)
+			back = w.ops(fr, n.post, body.fall.join(body.cont))
+			next := head.join(back)
+			if next == head {
+				break
+			}
+			head = next
+		}
+		o.ret, o.fall = body.ret, body.brk
+		if !n.forever {
+			o.fall = o.fall.join(back)
+		}
+	case flowSwitch:
+		cont := w.ops(fr, n.calls, in)
+		var cur pstate
+		for _, k := range n.kids {
+			if k.kind == flowCase {
+				cur = cur.join(cont)
+			}
+			r := w.eval(fr, k, cur)
+			cur = r.fall
+			o.ret, o.cont = o.ret.join(r.ret), o.cont.join(r.cont)
+			o.fall = o.fall.join(r.brk)
+		}
+		o.fall = o.fall.join(cur)
+		if !n.forever {
+			o.fall = o.fall.join(cont)
+		}
+	case flowLabel:
+		return w.eval(fr, n.kids[0], in.join(fr.labels[n.label]))
+	case flowReturn:
+		o.ret = w.ops(fr, n.calls, in)
+		if fr.top {
+			if bad := (pstate{o.ret.def & w.m.exitBad, o.ret.unk & w.m.exitBad}); !bad.empty() {
+				w.record(fr, n.line, "", bad)
+			}
+			if !o.ret.empty() && w.m.countExits {
+				w.reached[siteKey{fr.fn.name, n.line, ""}] = true
+			}
+			// Reported here; the caller must not report it again.
+			o.ret = pstate{}
+		}
+	case flowGoto:
+		if fr.fn.labels[n.label] {
+			old := fr.labels[n.label]
+			if next := old.join(in); next != old {
+				fr.labels[n.label], fr.grew = next, true
+			}
+		} else {
+			o.fall = w.unknown(in)
+		}
+	case flowBreak:
+		o.brk = in
+	case flowContinue:
+		o.cont = in
+	case flowAlt:
+		for _, k := range n.kids {
+			o.merge(w.eval(fr, k, in))
+		}
+		if !n.forever {
+			o.fall = o.fall.join(in)
+		}
+	}
+	return o
+}
