@@ -109,29 +109,40 @@ func Eval(expr string, env Env) (int64, error) {
 // EvalValue is Eval keeping the value's C type.
 func EvalValue(expr string, env Env) (Value, error) {
 	work := 0
-	return eval(expr, env, 0, &work)
+	n, err := eval(expr, env, 0, &work, false)
+	return n.Int, err
+}
+
+// EvalNum is EvalValue allowing floating point: literals ("1.5f", "1e-3",
+// ".5"), arithmetic with C's usual conversions (an integer meeting a float
+// becomes float, float meeting double becomes double), and casts to and from
+// float and double (an integer cast truncates toward zero; a value out of the
+// integer type's range is not constant).
+func EvalNum(expr string, env Env) (Num, error) {
+	work := 0
+	return eval(expr, env, 0, &work, true)
 }
 
 // eval evaluates expr at macro depth depth; work counts the bytes lexed so
-// far by the whole evaluation.
-func eval(expr string, env Env, depth int, work *int) (Value, error) {
+// far by the whole evaluation; floats allows floating-point values.
+func eval(expr string, env Env, depth int, work *int, floats bool) (Num, error) {
 	if depth > maxDepth {
-		return Value{}, errors.New("macro expansion too deep (recursive macro?)")
+		return Num{}, errors.New("macro expansion too deep (recursive macro?)")
 	}
 	if *work += len(expr) + 1; *work > maxWork {
-		return Value{}, errTooLarge
+		return Num{}, errTooLarge
 	}
-	toks, err := lex(expr)
+	toks, err := lex(expr, floats)
 	if err != nil {
-		return Value{}, err
+		return Num{}, err
 	}
-	p := &parser{toks: toks, env: env, depth: depth, work: work}
+	p := &parser{toks: toks, env: env, depth: depth, work: work, floats: floats}
 	v, err := p.ternary()
 	if err != nil {
-		return Value{}, err
+		return Num{}, err
 	}
 	if p.pos < len(p.toks) {
-		return Value{}, fmt.Errorf("unexpected %q", p.toks[p.pos].text)
+		return Num{}, fmt.Errorf("unexpected %q", p.toks[p.pos].text)
 	}
 	return v, nil
 }
@@ -147,12 +158,13 @@ const (
 type token struct {
 	kind tokKind
 	text string
-	val  Value
+	val  Num
 }
 
 var ops = []string{"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "(", ")", "?", ":", ","}
 
-func lex(s string) ([]token, error) {
+// lex splits s into tokens; floats allows floating-point literals.
+func lex(s string, floats bool) ([]token, error) {
 	var out []token
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -169,12 +181,9 @@ func lex(s string) ([]token, error) {
 				return nil, errors.New("unterminated comment")
 			}
 			i += end + 4
-		case c >= '0' && c <= '9':
-			j := i
-			for j < len(s) && (isIdentByte(s[j]) || s[j] == '.') {
-				j++
-			}
-			v, err := number(s[i:j])
+		case c >= '0' && c <= '9' || floats && c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j := numberEnd(s, i, floats)
+			v, err := literal(s[i:j], floats)
 			if err != nil {
 				return nil, err
 			}
@@ -196,7 +205,7 @@ func lex(s string) ([]token, error) {
 			if err != nil || len(lit) != 1 {
 				return nil, fmt.Errorf("unsupported character literal %s", s[i:i+j+2])
 			}
-			out = append(out, token{kind: tNum, text: s[i : i+j+2], val: intValue(int64(lit[0]))})
+			out = append(out, token{kind: tNum, text: s[i : i+j+2], val: Num{Int: intValue(int64(lit[0]))}})
 			i += j + 2
 		default:
 			matched := false
@@ -263,11 +272,12 @@ func number(lit string) (Value, error) {
 }
 
 type parser struct {
-	toks  []token
-	pos   int
-	env   Env
-	depth int
-	work  *int
+	toks   []token
+	pos    int
+	env    Env
+	depth  int
+	work   *int
+	floats bool
 }
 
 func (p *parser) peek() string {
@@ -285,24 +295,24 @@ func (p *parser) accept(op string) bool {
 	return false
 }
 
-func (p *parser) ternary() (Value, error) {
+func (p *parser) ternary() (Num, error) {
 	c, err := p.binary(0)
 	if err != nil || !p.accept("?") {
 		return c, err
 	}
 	a, err := p.ternary()
 	if err != nil {
-		return Value{}, err
+		return Num{}, err
 	}
 	if !p.accept(":") {
-		return Value{}, errors.New("missing : of ?:")
+		return Num{}, errors.New("missing : of ?:")
 	}
 	b, err := p.ternary()
 	if err != nil {
-		return Value{}, err
+		return Num{}, err
 	}
-	a, b = convert(a, b)
-	if c.Bits != 0 {
+	a, b = convertNum(a, b)
+	if c.truth() {
 		return a, nil
 	}
 	return b, nil
@@ -311,13 +321,13 @@ func (p *parser) ternary() (Value, error) {
 // levels are the binary operators from the loosest to the tightest.
 var levels = [][]string{{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
 
-func (p *parser) binary(level int) (Value, error) {
+func (p *parser) binary(level int) (Num, error) {
 	if level == len(levels) {
 		return p.unary()
 	}
 	left, err := p.binary(level + 1)
 	if err != nil {
-		return Value{}, err
+		return Num{}, err
 	}
 	for {
 		op := ""
@@ -332,10 +342,10 @@ func (p *parser) binary(level int) (Value, error) {
 		p.pos++
 		right, err := p.binary(level + 1)
 		if err != nil {
-			return Value{}, err
+			return Num{}, err
 		}
-		if left, err = apply(op, left, right); err != nil {
-			return Value{}, err
+		if left, err = applyNum(op, left, right); err != nil {
+			return Num{}, err
 		}
 	}
 }
@@ -441,28 +451,31 @@ func apply(op string, a, b Value) (Value, error) {
 	return Value{}, fmt.Errorf("unknown operator %s", op)
 }
 
-func (p *parser) unary() (Value, error) {
+func (p *parser) unary() (Num, error) {
 	switch {
 	case p.accept("-"):
 		v, err := p.unary()
-		return mk(-v.Bits, v.Width, v.Unsigned), err
+		return v.neg(), err
 	case p.accept("+"):
 		return p.unary()
 	case p.accept("~"):
 		v, err := p.unary()
-		return mk(^v.Bits, v.Width, v.Unsigned), err
+		if err == nil && v.Float {
+			return Num{}, errors.New("~ of a floating-point value")
+		}
+		return Num{Int: mk(^v.Int.Bits, v.Int.Width, v.Int.Unsigned)}, err
 	case p.accept("!"):
 		v, err := p.unary()
-		return b2i(v.Bits == 0), err
+		return Num{Int: b2i(!v.truth())}, err
 	}
 	if p.peek() == "(" {
-		if width, signed, n, ok := p.castAt(p.pos); ok {
+		if t, n, ok := p.castAt(p.pos); ok {
 			p.pos = n
 			v, err := p.unary()
 			if err != nil {
-				return Value{}, err
+				return Num{}, err
 			}
-			return cast(v, width, signed), nil
+			return castNum(v, t)
 		}
 	}
 	return p.primary()
@@ -536,8 +549,8 @@ func contains(ws []string, w string) bool {
 }
 
 // castAt reports whether a cast "(type)" starts at token i, and returns the
-// type's width, signedness and the token after ")".
-func (p *parser) castAt(i int) (int, bool, int, bool) {
+// type and the token after ")".
+func (p *parser) castAt(i int) (ctype, int, bool) {
 	var words []string
 	j := i + 1
 	for ; j < len(p.toks); j++ {
@@ -546,26 +559,29 @@ func (p *parser) castAt(i int) (int, bool, int, bool) {
 			break
 		}
 		if t.kind == tOp && t.text != "*" {
-			return 0, false, 0, false
+			return ctype{}, 0, false
 		}
 		if t.kind == tNum {
-			return 0, false, 0, false
+			return ctype{}, 0, false
 		}
 		words = append(words, t.text)
 	}
 	if j >= len(p.toks) || j+1 >= len(p.toks) {
-		return 0, false, 0, false
+		return ctype{}, 0, false
+	}
+	if t, ok := floatType(words); ok && p.floats {
+		return t, j + 1, true
 	}
 	width, signed, ok := typeWidth(words)
 	if !ok {
-		return 0, false, 0, false
+		return ctype{}, 0, false
 	}
-	return width, signed, j + 1, true
+	return ctype{width: width, signed: signed}, j + 1, true
 }
 
-func (p *parser) primary() (Value, error) {
+func (p *parser) primary() (Num, error) {
 	if p.pos >= len(p.toks) {
-		return Value{}, errors.New("expression ends early")
+		return Num{}, errors.New("expression ends early")
 	}
 	t := p.toks[p.pos]
 	p.pos++
@@ -578,19 +594,19 @@ func (p *parser) primary() (Value, error) {
 	if t.text == "(" {
 		v, err := p.ternary()
 		if err != nil {
-			return Value{}, err
+			return Num{}, err
 		}
 		if !p.accept(")") {
-			return Value{}, errors.New("missing )")
+			return Num{}, errors.New("missing )")
 		}
 		return v, nil
 	}
-	return Value{}, fmt.Errorf("unexpected %q", t.text)
+	return Num{}, fmt.Errorf("unexpected %q", t.text)
 }
 
-func (p *parser) identifier(name string) (Value, error) {
+func (p *parser) identifier(name string) (Num, error) {
 	if name == "sizeof" {
-		return Value{}, errors.New("sizeof is not evaluated")
+		return Num{}, errors.New("sizeof is not evaluated")
 	}
 	if p.peek() == "(" {
 		m, ok := p.env.Functions[name]
@@ -598,29 +614,29 @@ func (p *parser) identifier(name string) (Value, error) {
 			m, ok = Builtins()[name]
 		}
 		if !ok {
-			return Value{}, fmt.Errorf("%s(...) is a call, not a constant", name)
+			return Num{}, fmt.Errorf("%s(...) is a call, not a constant", name)
 		}
 		args, err := p.macroArgs()
 		if err != nil {
-			return Value{}, err
+			return Num{}, err
 		}
 		if len(args) != len(m.Params) {
-			return Value{}, fmt.Errorf("%s takes %d arguments, got %d", name, len(m.Params), len(args))
+			return Num{}, fmt.Errorf("%s takes %d arguments, got %d", name, len(m.Params), len(args))
 		}
 		text, ok := substitute(m, args, maxWork-*p.work)
 		if !ok {
-			return Value{}, errTooLarge
+			return Num{}, errTooLarge
 		}
-		return eval(text, p.env, p.depth+1, p.work)
+		return eval(text, p.env, p.depth+1, p.work, p.floats)
 	}
 	text, ok := p.env.Objects[name]
 	if !ok {
 		text, ok = BuiltinObjects()[name]
 	}
 	if !ok {
-		return Value{}, fmt.Errorf("%s is not a known constant", name)
+		return Num{}, fmt.Errorf("%s is not a known constant", name)
 	}
-	return eval(text, p.env, p.depth+1, p.work)
+	return eval(text, p.env, p.depth+1, p.work, p.floats)
 }
 
 // macroArgs reads "( a, b )" after a function-like macro name, as raw text.
@@ -655,7 +671,7 @@ func (p *parser) macroArgs() ([]string, error) {
 // substitute replaces the parameters of m's body by the arguments. ok is
 // false when the result would be longer than limit bytes.
 func substitute(m FuncMacro, args []string, limit int) (string, bool) {
-	toks, err := lex(m.Body)
+	toks, err := lex(m.Body, true)
 	if err != nil {
 		return m.Body, len(m.Body) <= limit
 	}

@@ -112,3 +112,49 @@ func TestExpansionBlowUpStops(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(1024), v)
 }
+
+func TestEvalNum(t *testing.T) {
+	env := Env{Objects: map[string]string{"F_CPU": "16000000UL", "HALF": "0.5f", "LOOP": "LOOP * 1.0"}}
+	floats := map[string]float64{
+		"1.5f * 2": 3, ".5 + 1": 1.5, "1e-3": 0.001, "2.5E+2": 250, "10 / 4.0": 2.5,
+		"(double)7 / 2": 3.5, "(float)1 / 4": 0.25, "F_CPU * HALF": 8e6, "-1.5 * 2": -3,
+		"1 ? 2.5 : 1": 2.5, "(float)0.1": float64(float32(0.1)), "0.1f + 0.2f": float64(float32(float32(0.1) + float32(0.2))),
+	}
+	for expr, want := range floats {
+		n, err := EvalNum(expr, env)
+		require.NoError(t, err, expr)
+		require.True(t, n.Float, expr)
+		require.Equal(t, want, n.F, expr)
+	}
+	ints := map[string]int64{
+		"(int)2.7": 2, "(int)-2.7": -2, "(uint32_t)(F_CPU * 0.5)": 8000000, "10 / 4": 2, "1.5 > 1": 1,
+		"(uint8_t)255.9": 255, "!0.0": 1, "0.5 && 1": 1,
+	}
+	for expr, want := range ints {
+		n, err := EvalNum(expr, env)
+		require.NoError(t, err, expr)
+		require.False(t, n.Float, expr)
+		require.Equal(t, want, n.Int.Int64(), expr)
+	}
+	for expr, msg := range map[string]string{
+		"1.0 / 0":        "division by zero",
+		"1.5 % 2":        "operator % on a floating-point value",
+		"1.0 << 2":       "operator << on a floating-point value",
+		"~1.0":           "~ of a floating-point value",
+		"(uint8_t)256.0": "does not fit",
+		"(int)-1e10":     "does not fit",
+		"1e400":          "bad floating literal",
+		"1.5ff":          "bad floating literal",
+		"0x1.8p1":        "hexadecimal floating",
+		"LOOP":           "too deep",
+		"1e308 * 10":     "overflows",
+	} {
+		_, err := EvalNum(expr, env)
+		require.ErrorContains(t, err, msg, expr)
+	}
+	// The integer API still refuses floating point.
+	for _, expr := range []string{"1.5", "(int)2.7", "(float)1"} {
+		_, err := Eval(expr, env)
+		require.Error(t, err, expr)
+	}
+}

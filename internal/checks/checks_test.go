@@ -33,8 +33,16 @@ func run(t *testing.T, rt *Runtime, src, code string) ([]result.CheckDetail, err
 // eval runs a one-expression check and returns the expression's repr in actual.
 func evalExpr(t *testing.T, expr, code string) string {
 	t.Helper()
+	return evalExprWithin(t, 0, expr, code)
+}
+
+// evalExprWithin is evalExpr with a wall-clock limit per call (0: the
+// default), for tests of bounded work on large inputs that must not depend
+// on the machine's load.
+func evalExprWithin(t *testing.T, timeout time.Duration, expr, code string) string {
+	t.Helper()
 	src := "def run_checks(code):\n    return [CheckDetail(check_name = \"x\", passed = True, actual = repr(" + expr + "))]\n"
-	ds, err := run(t, newRuntime(t, Limits{}), src, code)
+	ds, err := run(t, newRuntime(t, Limits{Timeout: timeout}), src, code)
 	require.NoError(t, err)
 	return *ds[0].Actual
 }

@@ -11,17 +11,17 @@ import (
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 )
 
-// evalInt is c.eval_int(code, expr, function=None): the value of a C integer
-// constant expression with the code's macros, enum constants and const
-// variables (file scope, and the locals of function when given), or None
-// when it is not constant.
+// evalInt is the constant part of c.eval_int(code, expr, function=None):
+// the value of a C integer constant expression with the code's macros, enum
+// constants and const variables (file scope, and the locals of function
+// when given), or None when it is not constant (evalIntFollowing then
+// follows values).
 func evalInt(_ *starlark.Builtin, _ *callState, f *csyntax.File, extra []string) (starlark.Value, error) {
 	expr, function := extra[0], extra[1]
 	if strings.TrimSpace(expr) == "" || f == nil {
 		return starlark.None, nil
 	}
-	env := f.Memo("c.eval_int env "+function, func() any { return constEnv(f, function) }).(cexpr.Env)
-	v, err := cexpr.EvalValue(expr, env)
+	v, err := cexpr.EvalValue(expr, newFollower(f, false, nil).env(function))
 	if err != nil {
 		return starlark.None, nil
 	}

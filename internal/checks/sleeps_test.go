@@ -167,10 +167,11 @@ func TestWaitBuiltinsOnManyFunctions(t *testing.T) {
 		fmt.Fprintf(&b, "\tf%d();\n", i)
 	}
 	b.WriteString("}\n")
-	start := time.Now()
-	got := evalExpr(t, `(len(c.sleeps(code, "main")), c.sleeps(code, "main")[-1]["ms"], len(c.sleeps(code)), len(c.barriers(code, "main")), len(c.busy_waits(code, "main")))`, b.String())
+	// The walk's cost is bounded by its work limits, not by time: a
+	// generous wall clock keeps the test independent of the machine's load
+	// (docs/BENCHMARKS.md has the timings).
+	got := evalExprWithin(t, time.Minute, `(len(c.sleeps(code, "main")), c.sleeps(code, "main")[-1]["ms"], len(c.sleeps(code)), len(c.barriers(code, "main")), len(c.busy_waits(code, "main")))`, b.String())
 	assert.Equal(t, fmt.Sprintf("(%d, %d, %d, %d, 0)", n, 10+n-1, n, n), got)
-	assert.Less(t, time.Since(start), 20*time.Second)
 }
 
 func TestWaitBuiltinsMisuse(t *testing.T) {

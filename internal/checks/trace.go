@@ -8,6 +8,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/entrypoints"
 	"github.com/embedeval/embedeval-go/internal/halting"
+	"github.com/embedeval/embedeval-go/internal/isrshare"
 )
 
 // defaultTraceDepth is how many helpers deep the trace builtins enter
@@ -21,6 +22,7 @@ func traceBuiltins() map[string]builtinFunc {
 		"trace":          traceBuiltin(),
 		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore),
 		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released),
+		"isr_shared":     isrSharedBuiltin(),
 	}
 }
 
@@ -268,4 +270,54 @@ func pathStruct(a csyntax.PathAnswer, entries []string) starlark.Value {
 	}
 	return newStruct(starlark.StringDict{"verdict": tristate(a.Verdict), "reached": starlark.MakeInt(a.Reached),
 		"sites": starlark.NewList(sites)})
+}
+
+// isrSharedBuiltin is c.isr_shared(code, depth=6): one struct per variable
+// shared between interrupt context and other code.
+func isrSharedBuiltin() builtinFunc {
+	calls, haltErr := halting.Default()
+	kinds, kindsErr := entrypoints.Default()
+	vocab, vocabErr := isrshare.Default()
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		var depthV starlark.Value = starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "depth?", &depthV); err != nil {
+			return nil, err
+		}
+		depth, err := unpackDepth(b, depthV)
+		if err != nil {
+			return nil, err
+		}
+		if err := firstErr(haltErr, kindsErr, vocabErr); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		st := stateOf(th)
+		f, err := st.parsed(code)
+		if err != nil || f == nil {
+			return starlark.NewList(nil), err
+		}
+		vars := f.SharedWithISR(kinds, vocab, depth, calls)
+		if f.Interrupted() {
+			return nil, st.timeLimit()
+		}
+		var elems int64
+		for _, v := range vars {
+			elems += int64(len(v.ISR) + len(v.Threads) + 6*len(v.Unprotected))
+		}
+		if err := countDicts(st, len(vars), 8, elems); err != nil {
+			return nil, err
+		}
+		out := make([]starlark.Value, len(vars))
+		for i, v := range vars {
+			sites := make([]starlark.Value, len(v.Unprotected))
+			for j, s := range v.Unprotected {
+				sites[j] = newStruct(starlark.StringDict{"function": starlark.String(s.Function), "line": starlark.MakeInt(s.Line),
+					"via": stringsToList(s.Via), "verdict": tristate(s.Verdict)})
+			}
+			out[i] = newStruct(starlark.StringDict{"name": starlark.String(v.Name), "line": starlark.MakeInt(v.Line),
+				"volatile": starlark.Bool(v.Volatile), "atomic": starlark.Bool(v.Atomic), "isr": stringsToList(v.ISR),
+				"threads": stringsToList(v.Threads), "unprotected": starlark.NewList(sites), "protected": tristate(v.Protected)})
+		}
+		return starlark.NewList(out), nil
+	}
 }

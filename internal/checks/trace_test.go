@@ -97,3 +97,32 @@ func TestPathBuiltinArguments(t *testing.T) {
 		assert.Contains(t, err.Error(), msg, expr)
 	}
 }
+
+func TestISRSharedBuiltin(t *testing.T) {
+	code := `
+static volatile int flag;
+static int count;
+static struct k_spinlock lock;
+static void on_press(const struct device *d, struct gpio_callback *cb, uint32_t pins) {
+	flag = 1;
+	k_spinlock_key_t k = k_spin_lock(&lock);
+	count++;
+	k_spin_unlock(&lock, k);
+}
+int main(void) {
+	gpio_init_callback(&cb, on_press, BIT(3));
+	gpio_add_callback(dev, &cb);
+	for (;;) {
+		if (flag) {
+			flag = 0;
+			k_spinlock_key_t k = k_spin_lock(&lock);
+			count = 0;
+			k_spin_unlock(&lock, k);
+		}
+		k_msleep(10);
+	}
+}
+`
+	assert.Equal(t, `[("flag", False, [15, 16], ["on_press"], ["main"]), ("count", True, [], ["on_press"], ["main"])]`,
+		evalExpr(t, `[(v.name, v.protected, [s.line for s in v.unprotected], v.isr, v.threads) for v in c.isr_shared(code)]`, code))
+}

@@ -73,9 +73,14 @@ type callRef struct {
 	// ("=", "|=", "++"), value the stored expression's text.
 	store     bool
 	op, value string
-	args      []string // a call's argument texts
-	line      int      // 1-based line
-	end       uint     // byte offset of the expression's end (evaluation order)
+	// use marks a read or write (write) of a file-scope variable: name is
+	// the variable.
+	use, write bool
+	// asm marks an inline assembly statement: value is its template.
+	asm  bool
+	args []string // a call's argument texts
+	line int      // 1-based line
+	end  uint     // byte offset of the expression's end (evaluation order)
 }
 
 // flowFunc is one function definition with its flow tree.
@@ -137,9 +142,11 @@ func newFlowKinds(lang *ts.Language) *flowKinds {
 
 // flowBuilder builds the flow trees of one file.
 type flowBuilder struct {
-	f  *File
-	k  *flowKinds
-	fn *flowFunc // the function being built
+	f       *File
+	k       *flowKinds
+	globals map[string]bool // file-scope variables, whose uses calls records
+	asms    []Asm           // the file's inline assembly, in source order
+	fn      *flowFunc       // the function being built
 	// cur lists the children of nodes with many: indexing them one by one
 	// (NamedChild) costs time linear in the index.
 	cur *ts.TreeCursor
@@ -220,7 +227,7 @@ func (b *flowBuilder) function(n *ts.Node, fe *funcEntry) *flowFunc {
 		stack = stack[:len(stack)-1]
 		for _, cs := range [][]callRef{x.calls, x.post} {
 			for _, c := range cs {
-				if !c.pointer && !c.bare && !c.store && !seen[c.name] {
+				if !c.pointer && !c.bare && !c.store && !c.use && !c.asm && !seen[c.name] {
 					seen[c.name] = true
 					fn.callees = append(fn.callees, c.name)
 				}
@@ -487,19 +494,26 @@ func (b *flowBuilder) locals(n *ts.Node) {
 	}
 }
 
-// calls returns the calls an expression makes whatever its values: the
-// right operand of && and ||, the branches of ?:, and the operands of
-// sizeof are left out. The walk keeps its own stack, so deeply nested
-// expressions cannot exhaust the goroutine's.
+// calls returns the calls an expression makes whatever its values, with
+// its stores and its uses of file-scope variables (use refs): the right
+// operand of && and ||, the branches of ?:, and the operands of sizeof are
+// left out. The walk keeps its own stack, so deeply nested expressions
+// cannot exhaust the goroutine's.
 func (b *flowBuilder) calls(n *ts.Node) []callRef {
 	if n == nil {
 		return nil
 	}
 	k := b.k
+	type item struct {
+		node   *ts.Node
+		target bool // inside the target of a store
+	}
 	var out []callRef
-	stack := []*ts.Node{n}
+	stack := []item{{node: n}}
+	push := func(x *ts.Node, target bool) { stack = append(stack, item{x, target}) }
 	for len(stack) > 0 && !b.f.expired() {
-		x := stack[len(stack)-1]
+		it := stack[len(stack)-1]
+		x := it.node
 		stack = stack[:len(stack)-1]
 		switch x.KindId() {
 		case k.call:
@@ -514,28 +528,46 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 			default:
 				ref.pointer = true
 				out = append(out, ref)
-				stack = append(stack, fn)
+				push(fn, false)
 			}
 			if args != nil {
-				stack = append(stack, args)
+				push(args, false)
 			}
 			continue
 		case k.assign, k.update, k.initDecl:
 			if r, ok := b.storeRef(x); ok {
 				out = append(out, r)
 			}
+			target := field(x, k.fLeft)
+			if x.KindId() == k.update {
+				target = field(x, k.fArgument)
+			}
+			if target != nil {
+				for _, c := range b.named(x) {
+					if c.Id() != target.Id() {
+						push(&c, it.target)
+					}
+				}
+				push(target, true)
+				continue
+			}
+		case k.identifier:
+			if name := b.f.text(x); b.globals[name] {
+				out = append(out, callRef{use: true, name: name, write: it.target, line: int(x.StartPosition().Row) + 1, end: x.EndByte()})
+			}
+			continue
 		case k.binary:
 			if op := field(x, k.fOperator); op != nil {
 				if s := op.Kind(); s == "&&" || s == "||" {
 					if l := field(x, k.fLeft); l != nil {
-						stack = append(stack, l)
+						push(l, it.target)
 					}
 					continue
 				}
 			}
 		case k.conditional:
 			if c := field(x, k.fCondition); c != nil {
-				stack = append(stack, c)
+				push(c, it.target)
 			}
 			continue
 		case k.sizeOf, k.alignOf, k.offsetOf, k.compound, k.comment:
@@ -543,15 +575,28 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 		}
 		kids := b.named(x)
 		for i := range kids {
-			stack = append(stack, &kids[i])
+			push(&kids[i], it.target)
 		}
 	}
+	out = append(out, b.asmRefs(n)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].end != out[j].end {
 			return out[i].end < out[j].end
 		}
 		return !out[i].store && out[j].store // "x = f()": the call, then the store
 	})
+	return out
+}
+
+// asmRefs returns the inline assembly statements that start inside n.
+func (b *flowBuilder) asmRefs(n *ts.Node) []callRef {
+	lo, hi := int(n.StartByte()), int(n.EndByte())
+	i := sort.Search(len(b.asms), func(i int) bool { return b.asms[i].start >= lo })
+	var out []callRef
+	for ; i < len(b.asms) && b.asms[i].start < hi; i++ {
+		a := &b.asms[i]
+		out = append(out, callRef{asm: true, name: "asm", value: a.Template, line: a.Line, end: uint(a.start) + 1})
+	}
 	return out
 }
 

@@ -212,7 +212,7 @@ func (f *File) buildFlow(calls *HaltingCalls) *flowTable {
 	}
 	cur := f.tree.Walk()
 	defer cur.Close()
-	b := &flowBuilder{f: f, k: newFlowKinds(f.lang), cur: cur}
+	b := &flowBuilder{f: f, k: newFlowKinds(f.lang), cur: cur, globals: t.globals, asms: f.Asms()}
 	t.scan(b, f.tree.RootNode(), byEnd)
 	for _, fn := range t.funcs {
 		if fn.noreturn {
@@ -488,7 +488,7 @@ type evalCtx struct {
 func (c *evalCtx) classify(r callRef) callClass {
 	t := c.t
 	switch {
-	case r.store:
+	case r.store || r.use || r.asm:
 		return callReturns
 	case r.pointer:
 		return callUncertain

@@ -165,7 +165,7 @@ void g(void) { SELF(1); TWICE(2); BAD(3); MANY(4); DEEP(5); }
 `)
 	start := time.Now()
 	steps := f.Steps("g", true, nil, nil)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Less(t, time.Since(start), time.Minute, "bounded: a blow-up takes hours, a loaded machine seconds")
 	n := map[string]int{}
 	for _, s := range steps {
 		n[s.Call.Name]++
@@ -191,7 +191,7 @@ func TestStepsOnManyFunctions(t *testing.T) {
 	start := time.Now()
 	keep := func(s Step) bool { return s.Call.Name == "k_msleep" }
 	steps := f.Steps("f0", true, nil, keep)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Less(t, time.Since(start), time.Minute, "bounded: a blow-up takes hours, a loaded machine seconds")
 	require.Len(t, steps, n)
 	assert.Equal(t, "f0:1 k_msleep(0)", stepText(steps[:1])[0])
 	assert.Equal(t, n-1, steps[n-1].ViaLen())
@@ -246,9 +246,9 @@ func TestAsmsOnHostileText(t *testing.T) {
 	start := time.Now()
 	_ = f.Asms()
 	_ = f.Steps("f", true, nil, nil)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Less(t, time.Since(start), time.Minute, "bounded: a blow-up takes hours, a loaded machine seconds")
 	start = time.Now()
 	assert.Empty(t, bodySteps(strings.Repeat("f(", maxExpansion/2), nil))
 	assert.Len(t, bodySteps(strings.Repeat("g(1) /* x */ ", 4000), nil), 4000)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Less(t, time.Since(start), time.Minute, "bounded: a blow-up takes hours, a loaded machine seconds")
 }

@@ -25,7 +25,7 @@ const (
 
 // Event is one step of a Trace.
 type Event struct {
-	// Kind is "call", "store", "return", "if", "else", "loop", "switch",
+	// Kind is "call", "store", "asm", "return", "if", "else", "loop", "switch",
 	// "case", "end" (closing an if, loop or switch), "goto", "label",
 	// "break", "continue" or "truncated" (the trace's bound was reached).
 	Kind string
@@ -36,8 +36,8 @@ type Event struct {
 	Args []string
 	// Op is a store's operator ("=", "|=", "++").
 	Op string
-	// Value is a store's value, a return's expression, or an if's, loop's
-	// or switch's condition.
+	// Value is a store's value, a return's expression, an if's, loop's
+	// or switch's condition, or an inline assembly statement's template.
 	Value string
 	// Function is the function whose code the event is, Line its line.
 	Function string
@@ -134,6 +134,9 @@ func (w *traceWalk) ops(fr *frame, refs []callRef) {
 			return
 		}
 		switch {
+		case r.use:
+		case r.asm:
+			w.emit(fr, Event{Kind: "asm", Value: r.value, Line: r.line})
 		case r.store:
 			w.emit(fr, Event{Kind: "store", Name: fr.subst(r.name), Op: r.op, Value: fr.subst(r.value), Line: r.line})
 		case r.bare:

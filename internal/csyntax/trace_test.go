@@ -269,3 +269,16 @@ func TestTypestateIsBoundedOnHugeFiles(t *testing.T) {
 	h := f.HappensBefore("f0", []string{"lock"}, []string{"unlock"}, MaxTraceDepth, nil)
 	assert.Equal(t, Unknown, h.Verdict, "past the depth bound the helpers may lock")
 }
+
+func TestTraceHasInlineAssembly(t *testing.T) {
+	f := parse(t, `
+void publish(void) {
+	__asm volatile ("cpsid i" ::: "memory");
+	head = next;
+	__DSB();
+	__asm__ __volatile__ ("cpsie i");
+}
+`)
+	assert.Equal(t, []string{"asm", "store head = next", "call __DSB()", "asm"}, brief(f.Trace("publish", 2, nil)))
+	assert.Equal(t, "cpsid i", f.Trace("publish", 2, nil)[0].Value)
+}

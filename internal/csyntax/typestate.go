@@ -41,9 +41,9 @@ type PathAnswer struct {
 // defines it. Conditions are not evaluated: both branches of every if are
 // paths. Reached is 0 (and the verdict Yes) when no path calls then.
 func (f *File) HappensBefore(entry string, first, then []string, depth int, calls *HaltingCalls) PathAnswer {
-	m := &machine{start: 0, move: map[string]uint8{}, check: map[string]uint8{}, count: map[string]bool{}}
+	m := newMachine()
 	for _, n := range first {
-		m.move[n] = 1
+		m.move[n] = to(1)
 	}
 	for _, n := range then {
 		m.check[n] |= 1 << 0
@@ -58,39 +58,73 @@ func (f *File) HappensBefore(entry string, first, then []string, depth int, call
 // (a reset, a panic, an endless loop) need no release. With acquire empty
 // the question is whether every returning path calls release at all.
 func (f *File) Released(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
-	m := &machine{start: 0, move: map[string]uint8{}, check: map[string]uint8{}, count: map[string]bool{}, exitBad: 1 << 1}
+	m := newMachine()
+	m.exitBad = 1 << 1
 	if len(acquire) == 0 {
 		m.start, m.countExits = 1, true
 	}
 	for _, n := range acquire {
-		m.move[n] = 1
+		m.move[n] = to(1)
 		m.count[n] = true
 	}
 	for _, n := range release {
-		m.move[n] = 0
+		m.move[n] = to(0)
 	}
 	return f.typestate(entry, m, depth, calls)
 }
 
-// machine is a typestate property: calls move every path to a state, some
-// calls are wrong in some states, and some states are wrong at the entry
-// point's return. States are 0..7.
+// machine is a typestate property: calls move paths between states, some
+// calls and some uses of variables are wrong in some states, and some states
+// are wrong at the entry point's return. States are 0..7.
 type machine struct {
-	start   uint8
-	move    map[string]uint8 // call name → state it moves paths to
-	check   map[string]uint8 // call name → states (bits) in which the call breaks the property
-	exitBad uint8            // states (bits) in which returning from the entry point breaks it
+	start    uint8
+	move     map[string]*transition // call name → how it moves each state
+	check    map[string]uint8       // call name → states (bits) in which the call breaks the property
+	checkUse map[string]uint8       // variable → states (bits) in which using it breaks the property
+	exitBad  uint8                  // states (bits) in which returning from the entry point breaks it
+	// asm judges an inline assembly statement by its template: the
+	// transition it makes (nil: none), and whether it is understood (an
+	// assembly statement that is not may make any move). nil: assembly
+	// makes no move.
+	asm func(template string) (t *transition, known bool)
 	// count are the calls whose sites PathAnswer.Reached counts;
 	// countExits counts the entry point's returns instead.
 	count      map[string]bool
 	countExits bool
 }
 
+func newMachine() *machine {
+	return &machine{move: map[string]*transition{}, check: map[string]uint8{}, checkUse: map[string]uint8{}, count: map[string]bool{}}
+}
+
+// transition maps each state to the state a call moves it to.
+type transition [8]uint8
+
+// to is the transition that moves every state to s.
+func to(s uint8) *transition {
+	var t transition
+	for i := range t {
+		t[i] = s
+	}
+	return &t
+}
+
+// apply moves the states of set.
+func (t *transition) apply(set uint8) uint8 {
+	var out uint8
+	for s := 0; s < 8; s++ {
+		if set&(1<<s) != 0 {
+			out |= 1 << t[s]
+		}
+	}
+	return out
+}
+
 // targets are the states some move reaches (what an unknown call may do).
 func (m *machine) targets() uint8 {
 	var out uint8
-	for _, s := range m.move {
-		out |= 1 << s
+	for _, t := range m.move {
+		out |= t.apply(0xff)
 	}
 	return out
 }
@@ -144,9 +178,18 @@ type tsFrame struct {
 }
 
 func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCalls) PathAnswer {
+	w := f.walkTypestate(entry, m, depth, calls)
+	if w == nil || w.cut || f.Interrupted() {
+		return PathAnswer{Verdict: Unknown}
+	}
+	return w.answer()
+}
+
+// walkTypestate asks m from entry; nil when entry is not defined.
+func (f *File) walkTypestate(entry string, m *machine, depth int, calls *HaltingCalls) *tsWalk {
 	t := f.flow(calls)
 	if t == nil || len(t.byName[entry]) == 0 {
-		return PathAnswer{Verdict: Unknown}
+		return nil
 	}
 	w := &tsWalk{t: t, m: m, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
 		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
@@ -160,9 +203,11 @@ func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCall
 			w.reached[siteKey{def.name, def.line, ""}] = true
 		}
 	}
-	if w.cut || f.Interrupted() {
-		return PathAnswer{Verdict: Unknown}
-	}
+	return w
+}
+
+// answer sums up the walk's sites.
+func (w *tsWalk) answer() PathAnswer {
 	ans := PathAnswer{Verdict: Yes, Reached: len(w.reached)}
 	for _, s := range w.sites {
 		ans.Sites = append(ans.Sites, *s)
@@ -234,6 +279,25 @@ func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
 		if r.store {
 			continue
 		}
+		if r.asm {
+			if m.asm != nil {
+				if t, known := m.asm(r.value); t != nil {
+					in = pstate{t.apply(in.def), t.apply(in.unk)}
+				} else if !known {
+					in = w.unknown(in)
+				}
+			}
+			continue
+		}
+		if r.use {
+			if bad, ok := m.checkUse[r.name]; ok && !fr.fn.vars[r.name] {
+				w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
+				if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
+					w.record(fr, r.line, r.name, b)
+				}
+			}
+			continue
+		}
 		if m.count[r.name] && !r.pointer {
 			w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
 		}
@@ -242,13 +306,8 @@ func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
 				w.record(fr, r.line, r.name, b)
 			}
 		}
-		if to, ok := m.move[r.name]; ok && !r.pointer {
-			if in.def != 0 {
-				in.def = 1 << to
-			}
-			if in.unk != 0 {
-				in.unk = 1 << to
-			}
+		if t, ok := m.move[r.name]; ok && !r.pointer {
+			in = pstate{t.apply(in.def), t.apply(in.unk)}
 			continue
 		}
 		if _, ok := m.check[r.name]; ok && !r.pointer {

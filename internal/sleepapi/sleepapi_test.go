@@ -269,7 +269,7 @@ func TestWaitHostileMacrosEnd(t *testing.T) {
 			assert.Nil(t, w.MS, "%s(%s)", api, arg)
 		}
 	}
-	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Less(t, time.Since(start), time.Minute, "bounded: a blow-up takes hours, a loaded machine seconds")
 }
 
 func TestEnvCachesAndDoesNotModifyTheCodeEnv(t *testing.T) {
