@@ -11,24 +11,29 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 )
 
-// MigrationsFile is the per-case check-name rename log, relative to the case.
+// MigrationsFile is the per-case check-name log (renames and retirements),
+// relative to the case.
 const MigrationsFile = "checks/check_name_migrations.yaml"
 
 // Rename is one entry of checks/check_name_migrations.yaml: check_name from
-// became to on since.
+// became to on since, or (Retired, To empty) stopped being reported on since:
+// a check removed because no text of the case states what it enforced.
 type Rename struct {
-	From   string `json:"from"`
-	To     string `json:"to"`
-	Since  string `json:"since"`
-	Reason string `json:"reason"`
-	Line   int    `json:"line"`
+	From    string `json:"from"`
+	To      string `json:"to,omitempty"`
+	Retired bool   `json:"retired,omitempty"`
+	Since   string `json:"since"`
+	Reason  string `json:"reason"`
+	Line    int    `json:"line"`
 }
 
 const migrationsRule = "migrations"
 
-// LoadMigrations reads a check_name_migrations.yaml file: a mapping with one
-// key, renames, holding a list of {from, to, since, reason}. A missing file
-// is no renames.
+// LoadMigrations reads a check_name_migrations.yaml file: a mapping with the
+// keys renames, a list of {from, to, since, reason}, and retired, a list of
+// {name, since, reason} (either may be left out, not both). A missing file is
+// no entries. Retirements come back as Renames with Retired set and From the
+// retired name.
 func LoadMigrations(path string) ([]Rename, []diag.Problem) {
 	data, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -62,36 +67,58 @@ func DecodeMigrations(path string, data []byte) ([]Rename, []diag.Problem) {
 		return nil, problems
 	}
 	root := doc.Content[0]
-	var list *yaml.Node
+	var list, retired *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		if k.Value != "renames" {
-			bad(k, "unknown key %q (the file holds only renames)", k.Value)
-			continue
+		switch k.Value {
+		case "renames":
+			list = v
+		case "retired":
+			retired = v
+		default:
+			bad(k, "unknown key %q (the file holds renames and retired)", k.Value)
 		}
-		list = v
 	}
-	if list == nil {
+	if list == nil && retired == nil {
 		bad(root, "missing renames list")
 		return nil, problems
 	}
+	var out []Rename
+	if list != nil {
+		out = append(out, decodeEntries(list, false, bad)...)
+	}
+	if retired != nil {
+		out = append(out, decodeEntries(retired, true, bad)...)
+	}
+	return out, problems
+}
+
+// decodeEntries decodes the renames list, or (retired) the retired list.
+func decodeEntries(list *yaml.Node, retired bool, bad func(n *yaml.Node, format string, args ...any)) []Rename {
+	what, keys := "renames", "from, to, since, reason"
+	if retired {
+		what, keys = "retired", "name, since, reason"
+	}
 	if list.Kind != yaml.SequenceNode {
-		bad(list, "renames must be a list of {from, to, since, reason}")
-		return nil, problems
+		bad(list, "%s must be a list of {%s}", what, keys)
+		return nil
 	}
 	var out []Rename
 	for _, item := range list.Content {
 		if item.Kind != yaml.MappingNode {
-			bad(item, "a rename must be a mapping with from, to, since and reason")
+			bad(item, "an entry of %s must be a mapping with %s", what, keys)
 			continue
 		}
-		r := Rename{Line: item.Line}
+		r := Rename{Line: item.Line, Retired: retired}
 		fields := map[string]*string{"from": &r.From, "to": &r.To, "since": &r.Since, "reason": &r.Reason}
+		if retired {
+			fields = map[string]*string{"name": &r.From, "since": &r.Since, "reason": &r.Reason}
+		}
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, v := item.Content[i], item.Content[i+1]
 			dst, ok := fields[k.Value]
 			if !ok {
-				bad(k, "unknown key %q in a rename (want from, to, since, reason)", k.Value)
+				bad(k, "unknown key %q in %s (want %s)", k.Value, what, keys)
 				continue
 			}
 			if v.Kind != yaml.ScalarNode || v.Value == "" {
@@ -101,10 +128,13 @@ func DecodeMigrations(path string, data []byte) ([]Rename, []diag.Problem) {
 			*dst = v.Value
 		}
 		switch {
-		case r.From == "" || r.To == "" || r.Since == "" || r.Reason == "":
+		case retired && (r.From == "" || r.Since == "" || r.Reason == ""):
+			bad(item, "a retirement needs name, since and reason")
+			continue
+		case !retired && (r.From == "" || r.To == "" || r.Since == "" || r.Reason == ""):
 			bad(item, "a rename needs from, to, since and reason")
 			continue
-		case r.From == r.To:
+		case !retired && r.From == r.To:
 			bad(item, "rename from %q to itself", r.From)
 			continue
 		}
@@ -114,5 +144,5 @@ func DecodeMigrations(path string, data []byte) ([]Rename, []diag.Problem) {
 		}
 		out = append(out, r)
 	}
-	return out, problems
+	return out
 }

@@ -120,8 +120,9 @@ func loadBaseChecks(ctx context.Context, rt *checks.Runtime, rev, rel string, sr
 
 // immutabilityProblems enforces contract §4.2 against the base revision: a
 // check_name the case reported at rev must still be reported, or be the
-// from of a rename in checks/check_name_migrations.yaml; and no entry of the
-// base's migrations file may be removed (the file is append-only).
+// from of a rename or a retirement in checks/check_name_migrations.yaml; and
+// no entry of the base's migrations file may be removed (the file is
+// append-only).
 func immutabilityProblems(ctx context.Context, rt *checks.Runtime, s *checks.Session, c *cases.Case, rev string, live map[string]bool) []diag.Problem {
 	migPath := filepath.Join(c.Dir, filepath.FromSlash(cases.MigrationsFile))
 	base, existed, err := baseCheckNames(ctx, rt, s, c, rev)
@@ -148,13 +149,17 @@ func immutabilityProblems(ctx context.Context, rt *checks.Runtime, s *checks.Ses
 	sort.Strings(gone)
 	for _, name := range gone {
 		ps = append(ps, diag.Errorf(c.StaticPath, 0, 0, "check-names",
-			"check_name %q exists on %s but is no longer reported; check names are public identifiers: restore it, or record the rename in %s", name, rev, cases.MigrationsFile))
+			"check_name %q exists on %s but is no longer reported; check names are public identifiers: restore it, or record its rename or retirement in %s", name, rev, cases.MigrationsFile))
 	}
 	if data, err := gitShow(ctx, c.Dir, rev, cases.MigrationsFile); err == nil {
 		old, _ := cases.DecodeMigrations(rev+":"+cases.MigrationsFile, data)
 		for _, r := range old {
 			if !current[r.From+"\x00"+r.To] {
-				ps = append(ps, diag.Errorf(migPath, 0, 0, "check-names", "the rename %q -> %q of %s was removed; the migrations file is append-only", r.From, r.To, rev))
+				what := fmt.Sprintf("the rename %q -> %q", r.From, r.To)
+				if r.Retired {
+					what = fmt.Sprintf("the retirement of %q", r.From)
+				}
+				ps = append(ps, diag.Errorf(migPath, 0, 0, "check-names", "%s of %s was removed; the migrations file is append-only", what, rev))
 			}
 		}
 	} else if !errors.Is(err, errNotAtBase) {

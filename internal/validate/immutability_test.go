@@ -56,7 +56,7 @@ func TestCheckNameImmutability(t *testing.T) {
 	edit(t, filepath.Join(caseDir, "checks", "behavior.star"), `"timer_started"`, `"timer_running"`)
 	edit(t, filepath.Join(caseDir, "checks", "negatives.star"), `"timer_started"`, `"timer_running"`)
 	require.Equal(t, []string{
-		`checks/static.star: check_name "timer_started" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record the rename in checks/check_name_migrations.yaml [check-names]`,
+		`checks/static.star: check_name "timer_started" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record its rename or retirement in checks/check_name_migrations.yaml [check-names]`,
 	}, validateAgainst("HEAD"))
 
 	// Recorded: accepted.
@@ -71,6 +71,34 @@ func TestCheckNameImmutability(t *testing.T) {
 	require.Equal(t, []string{
 		`checks/check_name_migrations.yaml: the rename "timer_started" -> "timer_running" of HEAD was removed; the migrations file is append-only [check-names]`,
 	}, validateAgainst("HEAD"))
+
+	// Retiring a check (it enforced what no text of the case asks for) is
+	// recorded too; a retired name must not be reported again.
+	require.NoError(t, os.WriteFile(filepath.Join(caseDir, "checks", "check_name_migrations.yaml"),
+		[]byte("renames:\n  - from: timer_started\n    to: timer_running\n    since: \"2026-11-29\"\n    reason: \"says what is checked\"\n"), 0o644))
+	edit(t, filepath.Join(caseDir, "checks", "static.star"), `check_name = "kernel_header"`, `check_name = "zephyr_kernel_header"`)
+	namesOnly := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			if strings.HasSuffix(p, "[check-names]") || strings.HasSuffix(p, "[migrations]") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	require.Equal(t, []string{
+		`checks/static.star: check_name "kernel_header" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record its rename or retirement in checks/check_name_migrations.yaml [check-names]`,
+	}, namesOnly(validateAgainst("HEAD")))
+	require.NoError(t, os.WriteFile(filepath.Join(caseDir, "checks", "check_name_migrations.yaml"),
+		[]byte("renames:\n  - from: timer_started\n    to: timer_running\n    since: \"2026-11-29\"\n    reason: \"says what is checked\"\n"+
+			"retired:\n  - name: kernel_header\n    since: \"2026-12-01\"\n    reason: \"no text of the case asks for it\"\n"), 0o644))
+	require.Empty(t, namesOnly(validateAgainst("HEAD")))
+	edit(t, filepath.Join(caseDir, "checks", "static.star"), `check_name = "zephyr_kernel_header"`, `check_name = "kernel_header"`)
+	require.Equal(t, []string{
+		`checks/check_name_migrations.yaml:7: check_name "kernel_header" is retired but the checks still report it [migrations]`,
+	}, namesOnly(validateAgainst("HEAD")))
+	require.NoError(t, os.WriteFile(filepath.Join(caseDir, "checks", "check_name_migrations.yaml"),
+		[]byte("renames:\n  - from: timer_started\n    to: timer_running\n    since: \"2026-11-29\"\n    reason: \"says what is checked\"\n"), 0o644))
 
 	// A case that does not exist at the base revision is new: nothing to hold.
 	newCase := filepath.Join(repo, "cases", "zephyr", "timer-002")
@@ -117,6 +145,6 @@ func TestCheckNameImmutabilityPython(t *testing.T) {
 	edit(t, filepath.Join(caseDir, "checks", "behavior.py"), `"log_level_warning"`, `"log_level_is_warning"`)
 	edit(t, filepath.Join(caseDir, "checks", "negatives.py"), `"log_level_warning"`, `"log_level_is_warning"`)
 	require.Equal(t, []string{
-		`checks/static.py: check_name "log_level_warning" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record the rename in checks/check_name_migrations.yaml [check-names]`,
+		`checks/static.py: check_name "log_level_warning" exists on HEAD but is no longer reported; check names are public identifiers: restore it, or record its rename or retirement in checks/check_name_migrations.yaml [check-names]`,
 	}, validateAgainst())
 }

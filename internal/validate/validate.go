@@ -516,9 +516,17 @@ func migrationProblems(path string, live map[string]bool) []diag.Problem {
 	renames, ps := cases.LoadMigrations(path)
 	renamedTo := map[string]string{}
 	for _, r := range renames {
-		renamedTo[r.From] = r.To
+		if !r.Retired {
+			renamedTo[r.From] = r.To
+		}
 	}
 	for _, r := range renames {
+		if r.Retired {
+			if live[r.From] {
+				ps = append(ps, diag.Errorf(path, r.Line, 0, "migrations", "check_name %q is retired but the checks still report it", r.From))
+			}
+			continue
+		}
 		if live[r.From] {
 			ps = append(ps, diag.Errorf(path, r.Line, 0, "migrations", "check_name %q is renamed to %q but the checks still report %q", r.From, r.To, r.From))
 		}
