@@ -19,10 +19,10 @@ func TestDecodeMigrations(t *testing.T) {
 		"renames:\n  - from: a\n    to: b\n    since: yesterday\n    reason: x\n":      `m.yaml:2:5: since "yesterday" is not an ISO date (YYYY-MM-DD) [migrations]`,
 		"renames:\n  - from: a\n    to: b\n":                                           `m.yaml:2:5: a rename needs from, to, since and reason [migrations]`,
 		"renames:\n  - from: a\n    too: b\n":                                          `m.yaml:3:5: unknown key "too" in renames (want from, to, since, reason) [migrations]`,
-		"retired:\n  - name: a\n    since: \"2026-01-01\"\n":                    `m.yaml:2:5: a retirement needs name, since and reason [migrations]`,
-		"retired:\n  - name: a\n    to: b\n":                                    `m.yaml:3:5: unknown key "to" in retired (want name, since, reason) [migrations]`,
-		"retired: x\n":                                                         `m.yaml:1:10: retired must be a list of {name, since, reason} [migrations]`,
-		"{}\n":                                                                  `m.yaml:1:1: missing renames list [migrations]`,
+		"retired:\n  - name: a\n    since: \"2026-01-01\"\n":                           `m.yaml:2:5: a retirement needs name, since and reason [migrations]`,
+		"retired:\n  - name: a\n    to: b\n":                                           `m.yaml:3:5: unknown key "to" in retired (want name, since, reason) [migrations]`,
+		"retired: x\n":                                                                 `m.yaml:1:10: retired must be a list of {name, since, reason} [migrations]`,
+		"{}\n":                                                                         `m.yaml:1:1: missing renames list [migrations]`,
 	} {
 		_, ps := DecodeMigrations("m.yaml", []byte(in))
 		require.NotEmpty(t, ps, in)

@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 
+	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/ctext"
 	"github.com/embedeval/embedeval-go/internal/forbidden"
 	"github.com/embedeval/embedeval-go/internal/udev"
@@ -80,6 +81,55 @@ func onSource(th *starlark.Thread, name, code string, f func(*ctext.Source)) err
 	return st.await(len(code), func() { f(src) })
 }
 
+// onDefinitions is onSource for the helpers that look at function
+// definitions: the Source answers from the function index of the session's
+// csyntax parse of code, the same definitions and bodies as c.functions and
+// c.function, instead of a second front end.
+func onDefinitions(th *starlark.Thread, name, code string, f func(*ctext.Source)) error {
+	st := stateOf(th)
+	if err := checkInput(name, len(code)); err != nil {
+		return err
+	}
+	src, err := st.definedSource(code)
+	if err != nil {
+		return err
+	}
+	return st.await(len(code), func() { f(src) })
+}
+
+// definedSource returns code prepared for the text helpers with the
+// function definitions of the session's parse, from the session's cache
+// when an earlier call prepared it. The parse stops at the call's deadline:
+// the time-limit error then replaces an answer from an incomplete index.
+func (st *callState) definedSource(code string) (*ctext.Source, error) {
+	c := st.cache
+	old, cached := c.sources[code]
+	if cached && old.HasDefinitions() {
+		return old, nil
+	}
+	file, err := st.parsed(code)
+	if err != nil {
+		return nil, err
+	}
+	var defs []csyntax.Definition
+	if file != nil {
+		defs = file.Definitions()
+		if file.Interrupted() {
+			return nil, st.timeLimit()
+		}
+	}
+	if !cached {
+		if len(c.sources) >= sourceCacheSize || c.sourceBytes+len(code) > sourceCacheBytes {
+			clear(c.sources)
+			c.sourceBytes = 0
+		}
+		c.sourceBytes += len(code)
+	}
+	src := ctext.NewSourceWith(code, defs)
+	c.sources[code] = src
+	return src, nil
+}
+
 // onText is onSource for helpers that read the text directly.
 func onText(th *starlark.Thread, name, text string, f func()) error {
 	if err := checkInput(name, len(text)); err != nil {
@@ -145,6 +195,16 @@ func sourceBool(th *starlark.Thread, name, code string, f func(*ctext.Source) bo
 	return starlark.Bool(out), nil
 }
 
+// definedBool is sourceBool for the helpers that look at function
+// definitions (see onDefinitions).
+func definedBool(th *starlark.Thread, name, code string, f func(*ctext.Source) bool) (starlark.Value, error) {
+	var out bool
+	if err := onDefinitions(th, name, code, func(src *ctext.Source) { out = f(src) }); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(out), nil
+}
+
 func boolFunc2(second string, f func(*ctext.Source, string) bool) builtinFunc {
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code, x string
@@ -175,7 +235,7 @@ func extractFunctionBody(th *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	var body string
 	var ok bool
-	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { body, ok = src.FunctionBody(name) }); err != nil {
+	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { body, ok = src.FunctionBody(name) }); err != nil {
 		return nil, err
 	}
 	if !ok {
@@ -194,7 +254,7 @@ func findISRBodies(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	var fs []ctext.Function
-	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies() }); err != nil {
+	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies() }); err != nil {
 		return nil, err
 	}
 	if err := stateOf(th).structList(len(fs), 3); err != nil {
@@ -212,7 +272,7 @@ func checkAPIInFunction(th *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "api", &api); err != nil {
 		return nil, err
 	}
-	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.APIInFunction(function, api) })
+	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.APIInFunction(function, api) })
 }
 
 func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -228,7 +288,7 @@ func checkReturnAfterError(th *starlark.Thread, b *starlark.Builtin, args starla
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
 		return nil, err
 	}
-	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call) })
+	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call) })
 }
 
 func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -237,7 +297,7 @@ func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.
 		return nil, err
 	}
 	var sites []ctext.ErrorSite
-	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call) }); err != nil {
+	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call) }); err != nil {
 		return nil, err
 	}
 	if err := stateOf(th).structList(len(sites), 4); err != nil {
@@ -273,7 +333,7 @@ func checkCleanupReverseOrder(th *starlark.Thread, b *starlark.Builtin, args sta
 		}
 		pairs = append(pairs, [2]string{a, r})
 	}
-	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.CleanupReverseOrder(pairs) })
+	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.CleanupReverseOrder(pairs) })
 }
 
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -296,7 +356,7 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 	}
 	var hits []forbidden.Hit
 	defined := map[string]bool{}
-	if err := onSource(th, b.Name(), code, func(src *ctext.Source) {
+	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) {
 		hits = st.rt.forbidden.Find(code, skipNames)
 		if ignoreDefined {
 			for _, f := range src.Functions() {
@@ -333,7 +393,7 @@ func checkNoISRForbidden(th *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 	}
 	var vs []ctext.Violation
-	if err := onSource(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list) }); err != nil {
+	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list) }); err != nil {
 		return nil, err
 	}
 	if err := stateOf(th).structList(len(vs), 3); err != nil {

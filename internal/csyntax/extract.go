@@ -65,10 +65,147 @@ func (k *kinds) isContainer(id uint16) bool {
 }
 
 // funcEntry is a Function with the byte range used to find enclosing
-// functions.
+// functions and the positions Definitions reports.
 type funcEntry struct {
 	Function
 	start, end uint
+	nameStart  uint   // first byte of the name
+	nameLine   int    // 1-based line of the name
+	open       uint   // byte of the body's "{"
+	close      int    // byte of the body's "}", -1 when tree-sitter had to insert it
+	head       uint   // first byte of the wrapper macro or of the name
+	wrapper    string // wrapper macro (ISR_DIRECT_DECLARE, ISR, ZTEST, ...), if any
+}
+
+// wrapperNameArg returns, for a macro that defines a function around a name
+// given as an argument, the 0-based index of that argument:
+// ISR_DIRECT_DECLARE(name), AVR ISR(vector) and SIGNAL(vector), Zephyr
+// ZTEST(suite, name) and its variants.
+func wrapperNameArg(name string) (int, bool) {
+	switch name {
+	case "ISR_DIRECT_DECLARE", "ISR", "SIGNAL":
+		return 0, true
+	case "ZTEST", "ZTEST_F", "ZTEST_USER", "ZTEST_USER_F":
+		return 1, true
+	}
+	return 0, false
+}
+
+// bodyClose returns the byte offset of the "}" closing compound statement
+// body, or -1 when the brace is missing (unterminated body).
+func bodyClose(body *ts.Node) int {
+	n := body.ChildCount()
+	if n == 0 {
+		return -1
+	}
+	last := body.Child(n - 1)
+	if last == nil || last.IsMissing() || last.Kind() != "}" {
+		return -1
+	}
+	return int(last.StartByte())
+}
+
+// wrapped builds the Function of a definition tree-sitter reads as a call
+// statement closed with a missing ";" followed by a compound statement at
+// file scope: a wrapper macro "W(a, b) {...}" (named by its argument) or an
+// implicit-int definition "f(x) {...}" (named by the callee). ok is false
+// for any other shape.
+func (f *File) wrapped(stmt, body *ts.Node) (fn funcEntry, ok bool) {
+	if stmt == nil || body == nil || stmt.Kind() != "expression_statement" || body.Kind() != "compound_statement" {
+		return fn, false
+	}
+	if n := stmt.ChildCount(); n == 0 || stmt.Child(n-1) == nil || !stmt.Child(n-1).IsMissing() {
+		return fn, false
+	}
+	call := stmt.NamedChild(0)
+	if call == nil || call.Kind() != "call_expression" {
+		return fn, false
+	}
+	callee := call.ChildByFieldName("function")
+	args := call.ChildByFieldName("arguments")
+	if callee == nil || args == nil || callee.Kind() != "identifier" {
+		return fn, false
+	}
+	w := f.text(callee)
+	if k, isWrapper := wrapperNameArg(w); isWrapper && uint(k) < args.NamedChildCount() {
+		if name := args.NamedChild(uint(k)); name != nil && name.Kind() == "identifier" {
+			return f.wrapperEntry(w, stmt, callee, name, body), true
+		}
+	}
+	// An implicit-int definition "name(a, b) {...}", or a wrapper whose
+	// name argument is not an identifier: the definition of the callee.
+	fn = f.wrapperEntry("", stmt, callee, callee, body)
+	fn.Attributes = nil
+	return fn, true
+}
+
+// unterminated builds the Function of a definition tree-sitter could not
+// close: inside an ERROR node, a function declarator decl (after the type
+// node before, if any) followed by "{" (a truncated answer, or a body whose
+// brackets never balance). Like an unterminated body elsewhere, it runs to
+// the end of the source; its entry ends with the ERROR node, or where the
+// next definition inside it starts (set by scanFileScope), so that
+// definitions stay ordered.
+func (f *File) unterminated(before, decl, open, errNode *ts.Node) (fn funcEntry, ok bool) {
+	name := f.nameNode(decl.ChildByFieldName("declarator"))
+	if name == nil {
+		return fn, false
+	}
+	start := decl.StartByte()
+	if before != nil && before.EndByte() <= start && before.IsNamed() && isTypeWord(f.mtext(before)) {
+		start = before.StartByte()
+	}
+	fn = funcEntry{
+		Function: Function{
+			Name:   f.text(name),
+			Params: f.params(decl.ChildByFieldName("parameters")),
+			Body:   f.code[open.StartByte():],
+			Line:   int(f.startPoint(start).Row) + 1,
+		},
+		start:     start,
+		end:       errNode.EndByte(),
+		nameStart: name.StartByte(),
+		nameLine:  int(name.StartPosition().Row) + 1,
+		open:      open.StartByte(),
+		close:     -1,
+		head:      name.StartByte(),
+	}
+	fn.EndLine = strings.Count(strings.TrimSuffix(f.code, "\n"), "\n") + 1
+	if fn.EndLine < fn.Line {
+		fn.EndLine = fn.Line
+	}
+	return fn, true
+}
+
+// startPoint is the row and column of byte offset b.
+func (f *File) startPoint(b uint) ts.Point {
+	return pointAt(f.src, int(b))
+}
+
+// wrapperEntry is the entry of a wrapper-macro definition starting at node
+// from, with the macro name at callee and the defined name at name.
+func (f *File) wrapperEntry(w string, from, callee, name, body *ts.Node) funcEntry {
+	fn := funcEntry{
+		Function: Function{
+			Name:       f.text(name),
+			Body:       f.text(body),
+			Line:       int(from.StartPosition().Row) + 1,
+			EndLine:    endLine(body),
+			Attributes: []string{w},
+		},
+		start:     from.StartByte(),
+		end:       body.EndByte(),
+		nameStart: name.StartByte(),
+		nameLine:  int(name.StartPosition().Row) + 1,
+		open:      body.StartByte(),
+		close:     bodyClose(body),
+		head:      callee.StartByte(),
+		wrapper:   w,
+	}
+	if fn.EndLine < fn.Line {
+		fn.EndLine = fn.Line
+	}
+	return fn
 }
 
 // index returns the extraction state, creating it on first use; nil when
@@ -242,12 +379,18 @@ func (f *File) scanFileScope(container *ts.Node, ix *index) {
 	if !c.GotoFirstChild() {
 		return
 	}
-	var prev *ts.Node
+	isError := container.Kind() == "ERROR"
+	open := -1 // index in ix.funcs of an unterminated definition in this ERROR node
+	var prev, prev2 *ts.Node
 	for !f.expired() {
 		n := c.Node()
 		id := n.KindId()
 		switch {
 		case id == ix.k.fnDefinition:
+			if open >= 0 {
+				ix.funcs[open].end = n.StartByte()
+				open = -1
+			}
 			if fn, mergedStart, ok := f.function(n, prev, container); ok {
 				if mergedStart != nil {
 					ix.merged[*mergedStart] = true
@@ -256,9 +399,18 @@ func (f *File) scanFileScope(container *ts.Node, ix *index) {
 			}
 		case ix.k.isContainer(id):
 			f.scanFileScope(n, ix)
+		case prev != nil && n.Kind() == "compound_statement":
+			if fn, ok := f.wrapped(prev, n); ok {
+				ix.funcs = append(ix.funcs, fn)
+			}
+		case isError && prev != nil && n.Kind() == "{" && prev.Kind() == "function_declarator":
+			if fn, ok := f.unterminated(prev2, prev, n, container); ok {
+				open = len(ix.funcs)
+				ix.funcs = append(ix.funcs, fn)
+			}
 		}
 		if id != ix.k.comment {
-			prev = n
+			prev, prev2 = n, prev
 		}
 		if !c.GotoNextSibling() {
 			return
@@ -344,6 +496,20 @@ func (f *File) function(n, prev, container *ts.Node) (fn funcEntry, mergedStart 
 		}
 	}
 	if fd == nil {
+		// "W(name) {...}" and "f(x) {...}": a type W and a parenthesized
+		// declarator, a wrapper macro named by its argument or an
+		// implicit-int definition named by the "type".
+		if typeNode != nil && typeNode.Kind() == "type_identifier" && declNode.Kind() == "parenthesized_declarator" {
+			if inner := declNode.NamedChild(0); inner != nil && inner.Kind() == "identifier" {
+				w := f.text(typeNode)
+				if k, ok := wrapperNameArg(w); ok && k == 0 {
+					return f.wrapperEntry(w, n, typeNode, inner, body), nil, true
+				}
+				fn = f.wrapperEntry("", n, typeNode, typeNode, body)
+				fn.Attributes = nil
+				return fn, nil, true
+			}
+		}
 		return fn, nil, false
 	}
 	nameNode := f.nameNode(fd.ChildByFieldName("declarator"))
@@ -429,8 +595,13 @@ func (f *File) function(n, prev, container *ts.Node) (fn funcEntry, mergedStart 
 			Static:     static,
 			Inline:     inline,
 		},
-		start: start,
-		end:   n.EndByte(),
+		start:     start,
+		end:       n.EndByte(),
+		nameStart: nameNode.StartByte(),
+		nameLine:  int(nameNode.StartPosition().Row) + 1,
+		open:      body.StartByte(),
+		close:     bodyClose(body),
+		head:      nameNode.StartByte(),
 	}
 	for _, a := range attrs {
 		if a.text != "" {

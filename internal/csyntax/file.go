@@ -360,6 +360,49 @@ func (f *File) Function(name string) (Function, bool) {
 	return Function{}, false
 }
 
+// Definition is where a function definition of Functions sits in the
+// source, for text helpers that work on byte ranges: the one answer to "the
+// body of function f".
+type Definition struct {
+	// Name is the function's name; for a wrapper-macro definition
+	// (ISR_DIRECT_DECLARE(name), AVR ISR(vector), ZTEST(suite, name)) the
+	// name given to the macro.
+	Name string
+	// Line is the 1-based line of the name.
+	Line int
+	// Start is the byte offset where the definition starts (its first
+	// declaration specifier, decorator or wrapper macro).
+	Start int
+	// Head is the byte offset of the wrapper macro's name, or of the name
+	// when there is no wrapper: Start..Head holds the specifiers and
+	// decorators.
+	Head int
+	// NameStart is the byte offset of the name.
+	NameStart int
+	// Open is the byte offset of the body's "{".
+	Open int
+	// Close is the byte offset of the body's "}", -1 when the body is
+	// unterminated.
+	Close int
+	// Wrapper is the wrapper macro's name, "" for an ordinary definition.
+	Wrapper string
+}
+
+// Definitions returns the positions of the definitions Functions returns,
+// in the same order.
+func (f *File) Definitions() []Definition {
+	ix := f.functions()
+	if ix == nil || len(ix.funcs) == 0 {
+		return nil
+	}
+	out := make([]Definition, len(ix.funcs))
+	for i, fn := range ix.funcs {
+		out[i] = Definition{Name: fn.Name, Line: fn.nameLine, Start: int(fn.start), Head: int(fn.head),
+			NameStart: int(fn.nameStart), Open: int(fn.open), Close: fn.close, Wrapper: fn.wrapper}
+	}
+	return out
+}
+
 // Calls returns every call in source order. When within is not "", only calls
 // inside the definitions of that function are returned (nil when there is no
 // such function). Function-like macro uses are calls too ("K_MSEC(10)",

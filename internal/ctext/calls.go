@@ -54,10 +54,10 @@ func (s *Source) callSites(name string) []callSite {
 
 // isDeclarationCall reports whether name(...) starting at token first with
 // its "(" at token paren declares or defines a function instead of calling
-// it: a type-ish identifier before the name (skipping "*"), or a
-// file-scope name whose parameter list is followed by a body.
+// it: a type-ish identifier before the name (skipping "*"), or the name
+// (or wrapper macro) of a definition in the function index.
 func (s *Source) isDeclarationCall(first, paren int) bool {
-	if s.braces[first] == 0 && s.nest[first] == 0 && s.defTail(paren) >= 0 {
+	if s.defHeads[first] {
 		return true
 	}
 	k := first - 1

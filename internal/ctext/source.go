@@ -3,6 +3,8 @@ package ctext
 import (
 	"sort"
 	"sync"
+
+	"github.com/embedeval/embedeval-go/internal/csyntax"
 )
 
 // Match is one place in a file: a byte offset and its 1-based line.
@@ -29,8 +31,13 @@ type Source struct {
 	braces  []int   // for toks: number of enclosing braces
 	parent  []int   // for toks: innermost enclosing open bracket, or -1
 
+	// defs are the definitions csyntax found, when given (hasDefs).
+	defs    []csyntax.Definition
+	hasDefs bool
+
 	funcOnce sync.Once
 	funcs    []funcDef
+	defHeads map[int]bool // tokens that start a definition's name or wrapper
 }
 
 // NewSource prepares code for queries.
@@ -44,6 +51,19 @@ func NewSource(code string) *Source {
 	}
 	return &Source{code: code, codeOnly: codeOnly, stripped: stripped, lineStarts: starts}
 }
+
+// NewSourceWith prepares code for queries with the function definitions
+// csyntax found in it (csyntax.File.Definitions of the same code), so that
+// the body helpers answer from the caller's parse instead of parsing again.
+func NewSourceWith(code string, defs []csyntax.Definition) *Source {
+	s := NewSource(code)
+	s.defs, s.hasDefs = defs, true
+	return s
+}
+
+// HasDefinitions reports whether the Source was prepared with the
+// definitions of a caller's parse (NewSourceWith).
+func (s *Source) HasDefinitions() bool { return s.hasDefs }
 
 // Code returns the original text.
 func (s *Source) Code() string { return s.code }
