@@ -282,3 +282,25 @@ void publish(void) {
 	assert.Equal(t, []string{"asm", "store head = next", "call __DSB()", "asm"}, brief(f.Trace("publish", 2, nil)))
 	assert.Equal(t, "cpsid i", f.Trace("publish", 2, nil)[0].Value)
 }
+
+func TestPathQuestionsOnUnparsableCode(t *testing.T) {
+	// A macro use the grammar cannot read becomes an ERROR statement; one
+	// holding a control keyword may jump anywhere, so what follows it is
+	// not evidence.
+	f := parse(t, `
+void broken(void) {
+	LOCK_OR(goto out;)
+	k_sem_give(&s);
+out:
+	return;
+}
+void garbage(void) { #### @@ k_sem_give(&s) }
+`)
+	a := f.HappensBefore("broken", []string{"k_mutex_lock"}, []string{"k_sem_give"}, 4, testHalting)
+	assert.NotEqual(t, Yes, a.Verdict, "the give is reached without the lock")
+	g := f.HappensBefore("garbage", []string{"k_mutex_lock"}, []string{"k_sem_give"}, 4, testHalting)
+	assert.NotEqual(t, Yes, g.Verdict)
+	assert.NotPanics(t, func() { f.Trace("garbage", 4, testHalting) })
+	r := f.Released("broken", []string{"LOCK_OR"}, []string{"k_sem_give"}, 4, testHalting)
+	assert.Contains(t, []Tristate{Yes, Unknown}, r.Verdict, "never a failure from unreadable code alone")
+}
