@@ -304,3 +304,88 @@ void garbage(void) { #### @@ k_sem_give(&s) }
 	r := f.Released("broken", []string{"LOCK_OR"}, []string{"k_sem_give"}, 4, testHalting)
 	assert.Contains(t, []Tristate{Yes, Unknown}, r.Verdict, "never a failure from unreadable code alone")
 }
+
+func TestReleasedKnowsFailedAcquisitions(t *testing.T) {
+	f := parse(t, `
+int read_file(const char *path) {
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, 4) != 4) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+int assign_in_condition(const char *path) {
+	int fd;
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+int guarded_close(const char *path) {
+	FILE *fp = fopen(path, "r");
+	int rc = work(fp);
+	if (fp != NULL)
+		fclose(fp);
+	return rc;
+}
+int pointer_style(struct ctx *c) {
+	c->buf = kmalloc(64, GFP_KERNEL);
+	if (!c->buf)
+		return -ENOMEM;
+	kfree(c->buf);
+	return 0;
+}
+int status_style(const struct device *dev) {
+	int rc = pm_device_runtime_get(dev);
+	if (rc) {
+		return rc;
+	}
+	rc = transfer(dev);
+	pm_device_runtime_put(dev);
+	return rc;
+}
+int status_inverted(const struct device *dev) {
+	int rc = pm_device_runtime_get(dev);
+	if (rc == 0) {
+		rc = transfer(dev);
+		pm_device_runtime_put(dev);
+	}
+	return rc;
+}
+int leaks_after_success(const char *path) {
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, 4) != 4)
+		return -1;
+	close(fd);
+	return 0;
+}
+int ptr_member(struct dev *d) {
+	d->fd = open("/dev/x", O_RDWR);
+	if (d->fd < 0) return -1;
+	close(d->fd);
+	return 0;
+}
+`)
+	for entry, want := range map[string]Tristate{
+		"read_file": Yes, "assign_in_condition": Yes, "guarded_close": Yes, "status_style": Yes, "status_inverted": Yes,
+		"leaks_after_success": No, "ptr_member": Yes,
+	} {
+		got := f.Released(entry, []string{"open", "fopen", "pm_device_runtime_get"}, []string{"close", "fclose", "pm_device_runtime_put"}, 4, testHalting)
+		assert.Equal(t, want, got.Verdict, entry)
+	}
+	assert.Equal(t, Yes, f.Released("pointer_style", []string{"kmalloc"}, []string{"kfree"}, 4, testHalting).Verdict)
+	i, op := comparison("dev->fd >= 0")
+	assert.Equal(t, 8, i)
+	assert.Equal(t, ">=", op)
+	i, _ = comparison("(a << 2) < b && c")
+	assert.Equal(t, 9, i)
+	i, _ = comparison("a < b < c")
+	assert.Equal(t, -1, i, "two comparisons are not read")
+}

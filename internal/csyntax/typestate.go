@@ -1,6 +1,9 @@
 package csyntax
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Site is one place a path question found a path that breaks the
 // property, or could not tell.
@@ -55,20 +58,26 @@ func (f *File) HappensBefore(entry string, first, then []string, depth int, call
 // Released answers, from the entry function: once a call to one of
 // acquire is made, does every path reach a call to one of release before
 // the entry function returns? Paths that end in a call that never returns
-// (a reset, a panic, an endless loop) need no release. With acquire empty
-// the question is whether every returning path calls release at all.
+// (a reset, a panic, an endless loop) need no release, and neither do the
+// paths on which the acquisition failed: a variable storing an acquire
+// call's result is tracked, and the branch of an if that tests it failed
+// (see failureTest) holds nothing. With acquire empty the question is
+// whether every returning path calls release at all.
 func (f *File) Released(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
 	m := newMachine()
 	m.exitBad = 1 << 1
 	if len(acquire) == 0 {
 		m.start, m.countExits = 1, true
 	}
+	m.acquire, m.release, m.failed = map[string]bool{}, map[string]bool{}, to(0)
 	for _, n := range acquire {
 		m.move[n] = to(1)
 		m.count[n] = true
+		m.acquire[n] = true
 	}
 	for _, n := range release {
 		m.move[n] = to(0)
+		m.release[n] = true
 	}
 	return f.typestate(entry, m, depth, calls)
 }
@@ -87,6 +96,12 @@ type machine struct {
 	// assembly statement that is not may make any move). nil: assembly
 	// makes no move.
 	asm func(template string) (t *transition, known bool)
+	// acquire and release name the calls of a Released question; a
+	// variable that stores an acquire call's result is tracked, and in the
+	// branch of an if that finds it failed (fd < 0, p == NULL, rc != 0,
+	// IS_ERR(p)…) failed moves the paths.
+	acquire, release map[string]bool
+	failed           *transition
 	// count are the calls whose sites PathAnswer.Reached counts;
 	// countExits counts the entry point's returns instead.
 	count      map[string]bool
@@ -175,6 +190,9 @@ type tsFrame struct {
 	labels map[string]pstate // states the gotos to each label carry
 	grew   bool              // a goto added states to a label this round
 	top    bool              // the entry function itself
+	// handles are the variables holding an acquire call's result: true
+	// for a handle (released by passing it), false for a status code.
+	handles map[string]bool
 }
 
 func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCalls) PathAnswer {
@@ -277,6 +295,9 @@ func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
 			return in
 		}
 		if r.store {
+			if m.failed != nil {
+				w.track(fr, r)
+			}
 			continue
 		}
 		if r.asm {
@@ -389,8 +410,16 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 		}
 	case flowIf:
 		cont := w.ops(fr, n.calls, in)
-		o.merge(w.eval(fr, n.kids[0], cont))
-		o.merge(w.eval(fr, n.kids[1], cont))
+		thenIn, elseIn := cont, cont
+		if _, failedWhenTrue, ok := failureTest(n.cond, fr.handles); ok && w.m.failed != nil {
+			if failedWhenTrue {
+				thenIn = pstate{w.m.failed.apply(thenIn.def), w.m.failed.apply(thenIn.unk)}
+			} else {
+				elseIn = pstate{w.m.failed.apply(elseIn.def), w.m.failed.apply(elseIn.unk)}
+			}
+		}
+		o.merge(w.eval(fr, n.kids[0], thenIn))
+		o.merge(w.eval(fr, n.kids[1], elseIn))
 	case flowLoop:
 		head := w.ops(fr, n.calls, in)
 		var body tsOut
@@ -475,4 +504,221 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 		}
 	}
 	return o
+}
+
+// track notes a store of an acquire call's result ("fd = open(...)",
+// "rc = pm_device_runtime_get(dev)") in the frame.
+func (w *tsWalk) track(fr *tsFrame, r callRef) {
+	name := calleeOf(r.value)
+	if name == "" || !w.m.acquire[name] || r.op != "=" {
+		return
+	}
+	if fr.handles == nil {
+		fr.handles = map[string]bool{}
+	}
+	fr.handles[r.name] = w.releasedByArgument(r.name)
+}
+
+// releasedByArgument reports whether some release call of the file takes
+// v (or &v) as an argument: v is then a handle, not a status code.
+func (w *tsWalk) releasedByArgument(v string) bool {
+	for _, c := range w.t.f.Calls("") {
+		if !w.m.release[c.Name] {
+			continue
+		}
+		for _, a := range c.Args {
+			if a = strings.TrimPrefix(strings.TrimSpace(a), "&"); strings.TrimSpace(a) == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// calleeOf returns the function a value text calls at its top, under casts
+// and parentheses ("(int)open(p, O_RDONLY)" → "open"), or "".
+func calleeOf(value string) string {
+	s := strings.TrimSpace(value)
+	for strings.HasPrefix(s, "(") {
+		i := closing(s)
+		if i < 0 {
+			return ""
+		}
+		if i == len(s)-1 {
+			s = strings.TrimSpace(s[1:i])
+			continue
+		}
+		s = strings.TrimSpace(s[i+1:]) // a cast
+	}
+	j := 0
+	for j < len(s) && isIdentPart(s[j]) {
+		j++
+	}
+	if j == 0 || !strings.HasPrefix(strings.TrimSpace(s[j:]), "(") {
+		return ""
+	}
+	return s[:j]
+}
+
+// failureTest reads an if condition that tests a tracked variable for
+// failure: it returns the variable and whether the condition is true when
+// the acquisition failed. Handles fail as v < 0, v == -1, v == NULL, !v,
+// v == 0, IS_ERR(v); status codes as v < 0, v != 0, v. likely()/unlikely()
+// are looked through; conditions joined by && or || are not read.
+func failureTest(cond string, handles map[string]bool) (string, bool, bool) {
+	if len(handles) == 0 {
+		return "", false, false
+	}
+	c := strings.TrimSpace(cond)
+	for _, wrap := range []string{"unlikely(", "likely("} {
+		if strings.HasPrefix(c, wrap) && strings.HasSuffix(c, ")") {
+			c = strings.TrimSpace(c[len(wrap) : len(c)-1])
+		}
+	}
+	if strings.Contains(c, "&&") || strings.Contains(c, "||") {
+		return "", false, false
+	}
+	negate := false
+	for strings.HasPrefix(c, "!") && !strings.HasPrefix(c, "!=") {
+		negate = !negate
+		c = strings.TrimSpace(c[1:])
+	}
+	c = strings.TrimSpace(unparen(c))
+	for _, fn := range []string{"IS_ERR_OR_NULL(", "IS_ERR("} {
+		if strings.HasPrefix(c, fn) && strings.HasSuffix(c, ")") {
+			v := strings.TrimSpace(c[len(fn) : len(c)-1])
+			if _, ok := handles[v]; ok {
+				return v, !negate, true
+			}
+			return "", false, false
+		}
+	}
+	if isTrackedOperand(c, handles) {
+		v := storedVar(c)
+		// "v" alone: a handle is valid when true, a status code failed.
+		failed := !handles[v]
+		return v, failed != negate, true
+	}
+	i, op := comparison(c)
+	if i < 0 {
+		return "", false, false
+	}
+	l, r := strings.TrimSpace(c[:i]), strings.TrimSpace(c[i+len(op):])
+	if !isTrackedOperand(l, handles) {
+		l, r = r, l
+		op = mirror(op)
+	}
+	if !isTrackedOperand(l, handles) {
+		return "", false, false
+	}
+	v := storedVar(l)
+	failed, ok := failedComparison(op, r, handles[v])
+	if !ok {
+		return "", false, false
+	}
+	return v, failed != negate, true
+}
+
+// comparison finds the one relational or equality operator of s outside
+// parentheses (not "->", "<<", ">>" or an assignment), or -1.
+func comparison(s string) (int, string) {
+	at, found := -1, ""
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '<', '>', '=', '!':
+			if depth != 0 {
+				continue
+			}
+			two := ""
+			if i+1 < len(s) {
+				two = s[i : i+2]
+			}
+			var op string
+			switch {
+			case two == "<=" || two == ">=" || two == "==" || two == "!=":
+				op = two
+			case two == "<<" || two == ">>" || c == '=' || c == '!' || (c == '>' && i > 0 && s[i-1] == '-'):
+				if two == "<<" || two == ">>" {
+					i++
+				}
+				continue
+			default:
+				op = string(c)
+			}
+			if found != "" {
+				return -1, ""
+			}
+			at, found = i, op
+			i += len(op) - 1
+		}
+	}
+	return at, found
+}
+
+// failedComparison says whether "v op k" is true when the acquisition
+// failed, for a handle or a status code.
+func failedComparison(op, k string, handle bool) (failed, ok bool) {
+	switch k = strings.TrimSpace(unparen(k)); k {
+	case "0", "NULL", "nullptr", "0L", "0U":
+		switch op {
+		case "<":
+			return true, true
+		case ">=":
+			return false, true
+		case "==":
+			return handle, true // NULL handle; a status of 0 is success
+		case "!=":
+			return !handle, true
+		}
+	case "-1", "MAP_FAILED", "INVALID_HANDLE_VALUE", "SIG_ERR":
+		switch op {
+		case "==":
+			return true, true
+		case "!=":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func mirror(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case ">":
+		return "<"
+	case "<=":
+		return ">="
+	case ">=":
+		return "<="
+	}
+	return op
+}
+
+// isTrackedOperand reports "v" or "(v = call(...))" for a tracked v.
+func isTrackedOperand(s string, handles map[string]bool) bool {
+	_, ok := handles[storedVar(s)]
+	return ok
+}
+
+// storedVar is v for "v" and for "(v = ...)".
+func storedVar(s string) string {
+	s = strings.TrimSpace(unparen(strings.TrimSpace(s)))
+	if i := strings.Index(s, "="); i > 0 && !strings.HasPrefix(s[i:], "==") {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// unparen strips parentheses that enclose all of s.
+func unparen(s string) string {
+	for strings.HasPrefix(s, "(") && closing(s) == len(s)-1 {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
 }
