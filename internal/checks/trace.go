@@ -88,7 +88,7 @@ func traceBuiltin() builtinFunc {
 		for _, e := range evs {
 			elems += int64(len(e.Args) + len(e.Via))
 		}
-		if err := countDicts(st, len(evs), 11, elems); err != nil {
+		if err := countDicts(st, len(evs), 12, elems); err != nil {
 			return nil, err
 		}
 		out := make([]starlark.Value, len(evs))
@@ -97,7 +97,7 @@ func traceBuiltin() builtinFunc {
 				"kind": starlark.String(e.Kind), "name": starlark.String(e.Name), "args": stringsToList(e.Args),
 				"op": starlark.String(e.Op), "value": starlark.String(e.Value), "function": starlark.String(e.Function),
 				"line": starlark.MakeInt(e.Line), "via": stringsToList(e.Via), "pointer": starlark.Bool(e.Pointer),
-				"entered": starlark.Bool(e.Entered), "forever": starlark.Bool(e.Forever),
+				"entered": starlark.Bool(e.Entered), "forever": starlark.Bool(e.Forever), "maybe": starlark.Bool(e.Maybe),
 			})
 		}
 		return starlark.NewList(out), nil

@@ -77,10 +77,13 @@ type callRef struct {
 	// the variable.
 	use, write bool
 	// asm marks an inline assembly statement: value is its template.
-	asm  bool
-	args []string // a call's argument texts
-	line int      // 1-based line
-	end  uint     // byte offset of the expression's end (evaluation order)
+	asm bool
+	// maybe marks a ref in an operand that may not be evaluated (the right
+	// of && and ||, a branch of ?:).
+	maybe bool
+	args  []string // a call's argument texts
+	line  int      // 1-based line
+	end   uint     // byte offset of the expression's end (evaluation order)
 }
 
 // flowFunc is one function definition with its flow tree.
@@ -227,7 +230,7 @@ func (b *flowBuilder) function(n *ts.Node, fe *funcEntry) *flowFunc {
 		stack = stack[:len(stack)-1]
 		for _, cs := range [][]callRef{x.calls, x.post} {
 			for _, c := range cs {
-				if !c.pointer && !c.bare && !c.store && !c.use && !c.asm && !seen[c.name] {
+				if !c.pointer && !c.bare && !c.store && !c.use && !c.asm && !c.maybe && !seen[c.name] {
 					seen[c.name] = true
 					fn.callees = append(fn.callees, c.name)
 				}
@@ -381,7 +384,11 @@ func (b *flowBuilder) condText(cond *ts.Node) string {
 	if cond == nil {
 		return ""
 	}
-	return collapse(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(b.f.text(cond)), "("), ")"))
+	t := strings.TrimSpace(b.f.text(cond))
+	if cond.KindId() == b.k.paren || (strings.HasPrefix(t, "(") && closing(t) == len(t)-1) {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	return collapse(t)
 }
 
 // body builds the body of a loop.
@@ -494,10 +501,10 @@ func (b *flowBuilder) locals(n *ts.Node) {
 	}
 }
 
-// calls returns the calls an expression makes whatever its values, with
-// its stores and its uses of file-scope variables (use refs): the right
-// operand of && and ||, the branches of ?:, and the operands of sizeof are
-// left out. The walk keeps its own stack, so deeply nested expressions
+// calls returns the calls an expression makes, with its stores and its uses
+// of file-scope variables (use refs), in evaluation order: those in the
+// right operand of && and ||, and in the branches of ?:, are marked maybe
+// (they may not run); the operands of sizeof are left out. The walk keeps its own stack, so deeply nested expressions
 // cannot exhaust the goroutine's.
 func (b *flowBuilder) calls(n *ts.Node) []callRef {
 	if n == nil {
@@ -507,19 +514,22 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 	type item struct {
 		node   *ts.Node
 		target bool // inside the target of a store
+		maybe  bool // in an operand that may not be evaluated
 	}
 	var out []callRef
 	stack := []item{{node: n}}
-	push := func(x *ts.Node, target bool) { stack = append(stack, item{x, target}) }
+	var it item
+	push := func(x *ts.Node, target bool) { stack = append(stack, item{x, target, it.maybe}) }
+	pushMaybe := func(x *ts.Node) { stack = append(stack, item{x, it.target, true}) }
 	for len(stack) > 0 && !b.f.expired() {
-		it := stack[len(stack)-1]
+		it = stack[len(stack)-1]
 		x := it.node
 		stack = stack[:len(stack)-1]
 		switch x.KindId() {
 		case k.call:
 			fn := field(x, k.fFunction)
 			args := field(x, k.fArguments)
-			ref := callRef{line: int(x.StartPosition().Row) + 1, end: x.EndByte(), args: b.argTexts(args)}
+			ref := callRef{line: int(x.StartPosition().Row) + 1, end: x.EndByte(), args: b.argTexts(args), maybe: it.maybe}
 			switch {
 			case fn == nil:
 			case fn.KindId() == k.identifier:
@@ -536,6 +546,7 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 			continue
 		case k.assign, k.update, k.initDecl:
 			if r, ok := b.storeRef(x); ok {
+				r.maybe = it.maybe
 				out = append(out, r)
 			}
 			target := field(x, k.fLeft)
@@ -553,12 +564,15 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 			}
 		case k.identifier:
 			if name := b.f.text(x); b.globals[name] {
-				out = append(out, callRef{use: true, name: name, write: it.target, line: int(x.StartPosition().Row) + 1, end: x.EndByte()})
+				out = append(out, callRef{use: true, name: name, write: it.target, maybe: it.maybe, line: int(x.StartPosition().Row) + 1, end: x.EndByte()})
 			}
 			continue
 		case k.binary:
 			if op := field(x, k.fOperator); op != nil {
 				if s := op.Kind(); s == "&&" || s == "||" {
+					if r := field(x, k.fRight); r != nil {
+						pushMaybe(r)
+					}
 					if l := field(x, k.fLeft); l != nil {
 						push(l, it.target)
 					}
@@ -566,6 +580,11 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 				}
 			}
 		case k.conditional:
+			for _, branch := range []*ts.Node{field(x, k.fConsequence), field(x, k.fAlternative)} {
+				if branch != nil {
+					pushMaybe(branch)
+				}
+			}
 			if c := field(x, k.fCondition); c != nil {
 				push(c, it.target)
 			}

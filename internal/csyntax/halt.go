@@ -488,7 +488,7 @@ type evalCtx struct {
 func (c *evalCtx) classify(r callRef) callClass {
 	t := c.t
 	switch {
-	case r.store || r.use || r.asm:
+	case r.store || r.use || r.asm || r.maybe:
 		return callReturns
 	case r.pointer:
 		return callUncertain

@@ -50,6 +50,9 @@ type Event struct {
 	Entered bool
 	// Forever marks a loop whose condition is constant true.
 	Forever bool
+	// Maybe marks a call or store in an operand that may not be evaluated:
+	// the right of && or ||, a branch of ?:.
+	Maybe bool
 }
 
 // Trace returns the events reachable from function in execution order
@@ -138,7 +141,7 @@ func (w *traceWalk) ops(fr *frame, refs []callRef) {
 		case r.asm:
 			w.emit(fr, Event{Kind: "asm", Value: r.value, Line: r.line})
 		case r.store:
-			w.emit(fr, Event{Kind: "store", Name: fr.subst(r.name), Op: r.op, Value: fr.subst(r.value), Line: r.line})
+			w.emit(fr, Event{Kind: "store", Name: fr.subst(r.name), Op: r.op, Value: fr.subst(r.value), Line: r.line, Maybe: r.maybe})
 		case r.bare:
 			w.emit(fr, Event{Kind: "call", Name: r.name, Line: r.line, Args: []string{}})
 		default:
@@ -146,7 +149,7 @@ func (w *traceWalk) ops(fr *frame, refs []callRef) {
 			for i, a := range r.args {
 				args[i] = fr.subst(a)
 			}
-			e := Event{Kind: "call", Name: r.name, Args: args, Line: r.line, Pointer: r.pointer}
+			e := Event{Kind: "call", Name: r.name, Args: args, Line: r.line, Pointer: r.pointer, Maybe: r.maybe}
 			var callee *flowFunc
 			if !r.pointer && !fr.fn.vars[r.name] {
 				if defs := w.t.byName[r.name]; len(defs) > 0 && len(fr.via) < w.max && !w.active[defs[0]] {

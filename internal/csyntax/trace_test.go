@@ -389,3 +389,33 @@ int ptr_member(struct dev *d) {
 	i, _ = comparison("a < b < c")
 	assert.Equal(t, -1, i, "two comparisons are not read")
 }
+
+func TestTraceConditions(t *testing.T) {
+	f := parse(t, "void f(void) {\n\tfor (int i = 0; i < COUNT_OF(pool); i++) { use(i); }\n\twhile ((x = next()) != 0) { }\n\tif ((a) && (b)) { }\n\tswitch (mode(m)) { default: break; }\n}\n")
+	var conds []string
+	for _, e := range f.Trace("f", 2, nil) {
+		if e.Kind == "loop" || e.Kind == "if" || e.Kind == "switch" {
+			conds = append(conds, e.Value)
+		}
+	}
+	assert.Equal(t, []string{"i < COUNT_OF(pool)", "(x = next()) != 0", "(a) && (b)", "mode(m)"}, conds)
+}
+
+func TestConditionalOperandsMayRun(t *testing.T) {
+	f := parse(t, `
+void a(void) { if (ready() && k_sem_take(&s, K_NO_WAIT) == 0) { k_sem_give(&s); } }
+void b(int x) { int v = x ? k_mutex_lock(&m, K_FOREVER) : 0; k_mutex_unlock(&m); }
+void c(int x) { if (x || clock_on()) { write_reg(); } }
+`)
+	evs := f.Trace("a", 2, nil)
+	require.Len(t, evs, 5)
+	assert.Equal(t, "ready", evs[0].Name)
+	assert.False(t, evs[0].Maybe)
+	assert.Equal(t, "k_sem_take", evs[1].Name)
+	assert.True(t, evs[1].Maybe, "the right of && may not run")
+	b := f.HappensBefore("b", []string{"k_mutex_lock"}, []string{"k_mutex_unlock"}, 2, nil)
+	assert.Equal(t, No, b.Verdict, "the lock in a ?: branch may not have run")
+	c := f.HappensBefore("c", []string{"clock_on"}, []string{"write_reg"}, 2, nil)
+	assert.Equal(t, No, c.Verdict, "x true skips clock_on")
+	assert.Equal(t, No, f.NeverReturns("a", nil))
+}

@@ -289,54 +289,62 @@ func (w *tsWalk) unknown(in pstate) pstate {
 // ops applies a statement's calls to the paths in; it returns the paths
 // that go on (those reaching a call that never returns end there).
 func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
-	m := w.m
 	for _, r := range refs {
 		if in.empty() {
 			return in
 		}
-		if r.store {
-			if m.failed != nil {
-				w.track(fr, r)
-			}
-			continue
+		next := w.op(fr, r, in)
+		if r.maybe {
+			// The operand may not run: paths that skip it go on too.
+			next = next.join(in)
 		}
-		if r.asm {
-			if m.asm != nil {
-				if t, known := m.asm(r.value); t != nil {
-					in = pstate{t.apply(in.def), t.apply(in.unk)}
-				} else if !known {
-					in = w.unknown(in)
-				}
-			}
-			continue
+		in = next
+	}
+	return in
+}
+
+// op applies one ref to the paths in.
+func (w *tsWalk) op(fr *tsFrame, r callRef, in pstate) pstate {
+	m := w.m
+	switch {
+	case r.store:
+		if m.failed != nil && !r.maybe {
+			w.track(fr, r)
 		}
-		if r.use {
-			if bad, ok := m.checkUse[r.name]; ok && !fr.fn.vars[r.name] {
-				w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
-				if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
-					w.record(fr, r.line, r.name, b)
-				}
+		return in
+	case r.asm:
+		if m.asm != nil {
+			if t, known := m.asm(r.value); t != nil {
+				return pstate{t.apply(in.def), t.apply(in.unk)}
+			} else if !known {
+				return w.unknown(in)
 			}
-			continue
 		}
-		if m.count[r.name] && !r.pointer {
+		return in
+	case r.use:
+		if bad, ok := m.checkUse[r.name]; ok && !fr.fn.vars[r.name] {
 			w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
-		}
-		if bad, ok := m.check[r.name]; ok && !r.pointer {
 			if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
 				w.record(fr, r.line, r.name, b)
 			}
 		}
-		if t, ok := m.move[r.name]; ok && !r.pointer {
-			in = pstate{t.apply(in.def), t.apply(in.unk)}
-			continue
-		}
-		if _, ok := m.check[r.name]; ok && !r.pointer {
-			continue
-		}
-		in = w.call(fr, r, in)
+		return in
 	}
-	return in
+	if m.count[r.name] && !r.pointer {
+		w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
+	}
+	if bad, ok := m.check[r.name]; ok && !r.pointer {
+		if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
+			w.record(fr, r.line, r.name, b)
+		}
+	}
+	if t, ok := m.move[r.name]; ok && !r.pointer {
+		return pstate{t.apply(in.def), t.apply(in.unk)}
+	}
+	if _, ok := m.check[r.name]; ok && !r.pointer {
+		return in
+	}
+	return w.call(fr, r, in)
 }
 
 // call applies one call that is not part of the property.
