@@ -8,7 +8,10 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/csyntax"
 	"github.com/embedeval/embedeval-go/internal/ctext"
+	"github.com/embedeval/embedeval-go/internal/errconv"
 	"github.com/embedeval/embedeval-go/internal/forbidden"
+	"github.com/embedeval/embedeval-go/internal/halting"
+	"github.com/embedeval/embedeval-go/internal/isrctx"
 	"github.com/embedeval/embedeval-go/internal/udev"
 )
 
@@ -19,6 +22,7 @@ import (
 // empty or False answer, never an error; only a check author's misuse (wrong
 // argument types) and the limits raise.
 func predeclared() starlark.StringDict {
+	isrVocab, errRules := ctextVocabulary()
 	d := starlark.StringDict{
 		"CheckDetail": checkDetailBuiltin(starlark.String("CheckDetail")),
 		"struct":      starlark.NewBuiltin("struct", starlarkstruct.Make),
@@ -35,14 +39,14 @@ func predeclared() starlark.StringDict {
 		"has_word":                      boolFunc2("word", (*ctext.Source).HasWord),
 		"has_api_call":                  boolFunc2("name", (*ctext.Source).HasAPICall),
 		"extract_function_body":         extractFunctionBody,
-		"find_isr_bodies":               findISRBodies,
+		"find_isr_bodies":               findISRBodies(isrVocab),
 		"check_api_in_function":         checkAPIInFunction,
 		"check_qualifier_on_variable":   checkQualifierOnVariable,
-		"check_return_after_error":      checkReturnAfterError,
-		"error_handling_sites":          errorHandlingSites,
+		"check_return_after_error":      checkReturnAfterError(errRules),
+		"error_handling_sites":          errorHandlingSites(errRules),
 		"check_cleanup_reverse_order":   checkCleanupReverseOrder,
 		"check_no_cross_platform_apis":  checkNoCrossPlatformAPIs,
-		"check_no_isr_forbidden":        checkNoISRForbidden,
+		"check_no_isr_forbidden":        checkNoISRForbidden(isrVocab),
 		"udev_rule_matches":             udevRuleFunc(udev.RuleMatches),
 		"udev_rule_assigns":             udevRuleFunc(udev.RuleAssigns),
 		"udev_match_key_used_as_assign": udevMatchKeyUsedAsAssign,
@@ -56,6 +60,64 @@ func predeclared() starlark.StringDict {
 		d[name] = v
 	}
 	return d
+}
+
+// loaded is a vocabulary loaded from package data, or the error that
+// stopped it: a builtin that needs it reports the error when called.
+type loaded[T any] struct {
+	v   T
+	err error
+}
+
+// errorVocabulary is what the error handling builtins judge with: the SDK
+// error conventions and the calls that never return.
+type errorVocabulary struct {
+	conv    *errconv.Conventions
+	halting *csyntax.HaltingCalls
+}
+
+// ctextVocabulary loads the SDK vocabularies the ctext builtins judge with:
+// data/isr_context.yaml, data/error_conventions.yaml and
+// data/halting_calls.yaml.
+func ctextVocabulary() (loaded[*isrctx.Vocabulary], loaded[errorVocabulary]) {
+	var isr loaded[*isrctx.Vocabulary]
+	isr.v, isr.err = isrctx.Default()
+	var ev loaded[errorVocabulary]
+	if ev.v.conv, ev.err = errconv.Default(); ev.err == nil {
+		ev.v.halting, ev.err = halting.Default()
+	}
+	return isr, ev
+}
+
+// errorRules returns the rules the error handling builtins judge code
+// with: the conventions, and the functions of the session's parse of code
+// that never return. Use them only while the call lasts.
+func errorRules(th *starlark.Thread, name, code string, ev loaded[errorVocabulary]) (ctext.ErrorRules, *csyntax.File, error) {
+	if ev.err != nil {
+		return ctext.ErrorRules{}, nil, fmt.Errorf("%s: %w", name, ev.err)
+	}
+	st := stateOf(th)
+	if err := checkInput(name, len(code)); err != nil {
+		return ctext.ErrorRules{}, nil, err
+	}
+	file, err := st.parsed(code)
+	if err != nil {
+		return ctext.ErrorRules{}, nil, err
+	}
+	rules := ctext.ErrorRules{Conventions: ev.v.conv}
+	if file != nil {
+		rules.Halts = func(fn string) bool { return file.NeverReturns(fn, ev.v.halting) == csyntax.Yes }
+	}
+	return rules, file, nil
+}
+
+// interrupted turns an answer that may rest on a flow analysis the call's
+// deadline cut short into the time-limit error.
+func interrupted(th *starlark.Thread, file *csyntax.File) error {
+	if file != nil && file.Interrupted() {
+		return stateOf(th).timeLimit()
+	}
+	return nil
 }
 
 // polled makes a builtin fail at once when its call must stop: an
@@ -248,15 +310,26 @@ func functionStruct(f ctext.Function) starlark.Value {
 	return newStruct(starlark.StringDict{"name": starlark.String(f.Name), "line": starlark.MakeInt(f.Line), "body": starlark.String(f.Body)})
 }
 
-func findISRBodies(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code string
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
-		return nil, err
+func findISRBodies(vocab loaded[*isrctx.Vocabulary]) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
+			return nil, err
+		}
+		if vocab.err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), vocab.err)
+		}
+		var fs []ctext.Function
+		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies(vocab.v) }); err != nil {
+			return nil, err
+		}
+		return isrBodyList(th, fs)
 	}
-	var fs []ctext.Function
-	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies() }); err != nil {
-		return nil, err
-	}
+}
+
+// isrBodyList is find_isr_bodies' answer: a list of struct(name, line,
+// body).
+func isrBodyList(th *starlark.Thread, fs []ctext.Function) (starlark.Value, error) {
 	if err := stateOf(th).structList(len(fs), 3); err != nil {
 		return nil, err
 	}
@@ -283,23 +356,48 @@ func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args sta
 	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.QualifierOnVariable(variable, qualifier) })
 }
 
-func checkReturnAfterError(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code, call string
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
-		return nil, err
+func checkReturnAfterError(ev loaded[errorVocabulary]) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code, call string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
+			return nil, err
+		}
+		rules, file, err := errorRules(th, b.Name(), code, ev)
+		if err != nil {
+			return nil, err
+		}
+		v, err := definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call, rules) })
+		if err != nil {
+			return nil, err
+		}
+		return v, interrupted(th, file)
 	}
-	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call) })
 }
 
-func errorHandlingSites(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code, call string
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
-		return nil, err
+func errorHandlingSites(ev loaded[errorVocabulary]) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code, call string
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
+			return nil, err
+		}
+		rules, file, err := errorRules(th, b.Name(), code, ev)
+		if err != nil {
+			return nil, err
+		}
+		var sites []ctext.ErrorSite
+		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call, rules) }); err != nil {
+			return nil, err
+		}
+		if err := interrupted(th, file); err != nil {
+			return nil, err
+		}
+		return errorSiteList(th, sites)
 	}
-	var sites []ctext.ErrorSite
-	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call) }); err != nil {
-		return nil, err
-	}
+}
+
+// errorSiteList is error_handling_sites' answer: a list of struct(line,
+// function, handled, reason).
+func errorSiteList(th *starlark.Thread, sites []ctext.ErrorSite) (starlark.Value, error) {
 	if err := stateOf(th).structList(len(sites), 4); err != nil {
 		return nil, err
 	}
@@ -379,23 +477,34 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 	return starlark.NewList(out), nil
 }
 
-func checkNoISRForbidden(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code string
-	var forbiddenV starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "forbidden?", &forbiddenV); err != nil {
-		return nil, err
-	}
-	var list []string
-	if forbiddenV != starlark.None {
-		var err error
-		if list, err = stringList(forbiddenV); err != nil {
-			return nil, fmt.Errorf("%s: forbidden %w", b.Name(), err)
+func checkNoISRForbidden(vocab loaded[*isrctx.Vocabulary]) builtinFunc {
+	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var code string
+		var forbiddenV starlark.Value = starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "forbidden?", &forbiddenV); err != nil {
+			return nil, err
 		}
+		var list []string
+		if forbiddenV != starlark.None {
+			var err error
+			if list, err = stringList(forbiddenV); err != nil {
+				return nil, fmt.Errorf("%s: forbidden %w", b.Name(), err)
+			}
+		}
+		if vocab.err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), vocab.err)
+		}
+		var vs []ctext.Violation
+		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list, vocab.v) }); err != nil {
+			return nil, err
+		}
+		return violationList(th, vs)
 	}
-	var vs []ctext.Violation
-	if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list) }); err != nil {
-		return nil, err
-	}
+}
+
+// violationList is check_no_isr_forbidden's answer: a list of
+// struct(function, api, line).
+func violationList(th *starlark.Thread, vs []ctext.Violation) (starlark.Value, error) {
 	if err := stateOf(th).structList(len(vs), 3); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,10 @@
 // every newline, so byte offsets and line numbers computed on stripped text
 // are valid for the original text.
 //
+// SDK vocabulary (interrupt handler registrations, calls forbidden in
+// interrupt context, error conventions) is not kept here: it lives in
+// data/*.yaml and comes in as values loaded by packages isrctx and errconv.
+//
 // The package owns only text analysis. It does not parse C into a syntax
 // tree, does not run the preprocessor and must not depend on the Starlark
 // runtime that exposes these helpers to check authors.

@@ -3,6 +3,8 @@ package ctext
 import (
 	"fmt"
 	"sort"
+
+	"github.com/embedeval/embedeval-go/internal/errconv"
 )
 
 // ErrorSite is the verdict on one call site of an API whose result must be
@@ -19,29 +21,6 @@ type ErrorSite struct {
 	Reason string
 }
 
-// checkWrapper reports whether a macro around a call checks its result and
-// leaves (or aborts) on failure.
-func checkWrapper(name string) bool {
-	switch name {
-	case "ESP_ERROR_CHECK", "ESP_RETURN_ON_ERROR", "ESP_GOTO_ON_ERROR", "ESP_RETURN_ON_FALSE",
-		"ESP_GOTO_ON_FALSE", "BUG_ON":
-		return true
-	}
-	return false
-}
-
-// noReturnCall reports whether a function never returns, so calling it
-// leaves the failure branch.
-func noReturnCall(name string) bool {
-	switch name {
-	case "Error_Handler", "k_panic", "k_oops", "k_fatal_halt", "abort", "exit", "_exit", "panic",
-		"BUG", "esp_restart", "NVIC_SystemReset", "HAL_NVIC_SystemReset", "sys_reboot",
-		"vTaskSuspendAll", "configASSERT_FAIL":
-		return true
-	}
-	return false
-}
-
 // polarity of a condition: which truth value means the call failed.
 type polarity int
 
@@ -51,59 +30,79 @@ const (
 	polFailFalse                 // condition true means success (ret == 0, ret >= 0)
 )
 
-// failureValue reports whether a constant compared with == denotes failure.
-func failureValue(t string) bool {
-	switch t {
-	case "NULL", "false", "-", "pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY":
+// errJudge judges error handling in a source with the SDK conventions of
+// data/error_conventions.yaml.
+type errJudge struct {
+	*Source
+	conv  *errconv.Conventions
+	halts func(name string) bool
+}
+
+// noReturn reports whether the call to name at token k (followed by "(")
+// leaves for good: a no-return call of the conventions, or, when the rules
+// can tell, a function that never returns (the project's own fatal() that
+// loops forever or resets). Member calls (dev->stop()) are not judged.
+func (j errJudge) noReturn(k int, name string) bool {
+	if j.conv.NoReturn(name) {
 		return true
 	}
-	return false
+	return j.halts != nil && j.isIdentTok(k) && !j.is(k-1, ".") && !j.is(k-1, "->") && j.halts(name)
+}
+
+// failureValue reports whether a constant compared with == denotes failure:
+// NULL, false, a negative value ("-" starts it) or an SDK failure constant.
+func (j errJudge) failureValue(t string) bool {
+	switch t {
+	case "NULL", "false", "-":
+		return true
+	}
+	return j.conv.FailureValue(t)
 }
 
 // polarityOf classifies the test of the expression spanning tokens [a, b]
 // (a call or a variable) inside a condition.
-func (s *Source) polarityOf(a, b int) polarity {
-	switch nx, val := s.text(b+1), s.text(b+2); nx {
+func (j errJudge) polarityOf(a, b int) polarity {
+	switch nx, val := j.text(b+1), j.text(b+2); nx {
 	case "<", "<=":
 		if val == "0" {
 			return polFailTrue
 		}
 	case "!=":
-		if failureValue(val) {
+		if j.failureValue(val) {
 			return polFailFalse
 		}
 		return polFailTrue
 	case "==":
-		if failureValue(val) {
+		if j.failureValue(val) {
 			return polFailTrue
 		}
 		return polFailFalse
 	case ">=", ">":
 		return polFailFalse
 	}
-	switch pv := s.text(a - 1); pv {
+	switch pv := j.text(a - 1); pv {
 	case "!=":
-		if failureValue(s.text(a - 2)) {
+		if j.failureValue(j.text(a - 2)) {
 			return polFailFalse
 		}
 		return polFailTrue
 	case "==":
-		if failureValue(s.text(a - 2)) {
+		if j.failureValue(j.text(a - 2)) {
 			return polFailTrue
 		}
 		return polFailFalse
 	case "(":
-		switch fn := s.text(a - 2); fn {
-		case "IS_ERR", "IS_ERR_OR_NULL", "IS_ERR_VALUE":
+		switch fn := j.text(a - 2); {
+		case j.conv.ErrorTest(fn):
 			return polFailTrue
-		case "unlikely", "likely":
-			if m := s.match[a-1]; m == b+1 {
-				return s.polarityOf(a-1, m)
+		case j.conv.Hint(fn):
+			if m := j.match[a-1]; m == b+1 {
+				return j.polarityOf(a-1, m)
 			}
 		}
 	case "=":
-		if s.isIdentTok(a-2) && s.is(a-3, "(") && s.match[a-3] >= 0 {
-			return s.polarityOf(a-3, s.match[a-3])
+		if j.isIdentTok(a-2) && j.is(a-3, "(") && j.match[a-3] >= 0 {
+			return j.polarityOf(a-3, j.match[a-3])
 		}
 	}
 	return polUnknown
@@ -228,16 +227,16 @@ func (s *Source) stmtEnd(i, depth int) int {
 
 // leaves reports whether tokens [a, b) contain return, goto, a no-return
 // call or an endless loop (while (1), for (;;)).
-func (s *Source) leaves(a, b int) bool {
-	for k := a; k < b && k < len(s.toks); k++ {
-		switch t := s.text(k); {
+func (j errJudge) leaves(a, b int) bool {
+	for k := a; k < b && k < len(j.toks); k++ {
+		switch t := j.text(k); {
 		case t == "return" || t == "goto":
 			return true
-		case noReturnCall(t) && s.is(k+1, "("):
+		case j.is(k+1, "(") && j.noReturn(k, t):
 			return true
-		case t == "while" && s.is(k+1, "(") && (s.is(k+2, "1") || s.is(k+2, "true")) && s.is(k+3, ")") && !s.is(k-1, "}"):
+		case t == "while" && j.is(k+1, "(") && (j.is(k+2, "1") || j.is(k+2, "true")) && j.is(k+3, ")") && !j.is(k-1, "}"):
 			return true
-		case t == "for" && s.is(k+1, "(") && s.is(k+2, ";") && s.is(k+3, ";") && s.is(k+4, ")"):
+		case t == "for" && j.is(k+1, "(") && j.is(k+2, ";") && j.is(k+3, ";") && j.is(k+4, ")"):
 			return true
 		}
 	}
@@ -249,16 +248,16 @@ func (s *Source) leaves(a, b int) bool {
 // judged by leaves. When the if ends a loop body, the failed iteration goes
 // on to the next and then out of the loop: the statements after the loop
 // count (for (...) { if (try() == OK) return 1; } return 0;).
-func (s *Source) failurePathLeaves(o, after int, leaves func(a, b int) bool) bool {
+func (j errJudge) failurePathLeaves(o, after int, leaves func(a, b int) bool) bool {
 	next := after
 	for depth := 0; depth < 4; depth++ {
-		end := len(s.toks)
-		b := s.enclosingBrace(o)
-		if b >= 0 && s.match[b] >= 0 {
-			end = s.match[b]
+		end := len(j.toks)
+		b := j.enclosingBrace(o)
+		if b >= 0 && j.match[b] >= 0 {
+			end = j.match[b]
 		}
 		for i := 0; i < 2 && next < end; i++ {
-			e := s.stmtEnd(next, 0)
+			e := j.stmtEnd(next, 0)
 			if leaves(next, e) {
 				return true
 			}
@@ -267,12 +266,12 @@ func (s *Source) failurePathLeaves(o, after int, leaves func(a, b int) bool) boo
 			}
 			next = e
 		}
-		head := s.loopHead(b)
+		head := j.loopHead(b)
 		if next < end || head < 0 {
 			return false
 		}
 		// The if ends the loop body: continue after the loop statement.
-		next, o = s.stmtEnd(head, 0), head
+		next, o = j.stmtEnd(head, 0), head
 	}
 	return false
 }
@@ -345,15 +344,15 @@ func (s *Source) exitsIteration(a, b int) bool {
 
 // judgeBranches decides a checked if statement whose condition is the
 // parenthesis at token o.
-func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) {
-	q := s.match[o]
-	thenEnd := s.stmtEnd(q+1, 0)
-	inLoop := s.inLoop(o)
-	branchLeaves := func(a, b int) bool { return s.leaves(a, b) || (inLoop && s.exitsIteration(a, b)) }
+func (j errJudge) judgeBranches(o int, pol polarity, what string) (bool, string) {
+	q := j.match[o]
+	thenEnd := j.stmtEnd(q+1, 0)
+	inLoop := j.inLoop(o)
+	branchLeaves := func(a, b int) bool { return j.leaves(a, b) || (inLoop && j.exitsIteration(a, b)) }
 	thenLeaves := branchLeaves(q+1, thenEnd)
-	elseLeaves, hasElse := false, s.is(thenEnd, "else")
+	elseLeaves, hasElse := false, j.is(thenEnd, "else")
 	if hasElse {
-		elseLeaves = branchLeaves(thenEnd+1, s.stmtEnd(thenEnd+1, 0))
+		elseLeaves = branchLeaves(thenEnd+1, j.stmtEnd(thenEnd+1, 0))
 	}
 	ok := false
 	switch pol {
@@ -365,13 +364,13 @@ func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) 
 		case hasElse:
 		case thenLeaves:
 			// if (ok) { ...; return 0; } followed by the failure path.
-			ok = s.failurePathLeaves(o, thenEnd, func(a, b int) bool { return s.leaves(a, b) })
+			ok = j.failurePathLeaves(o, thenEnd, func(a, b int) bool { return j.leaves(a, b) })
 		default:
 			// Single exit: if (ok) { ...; rc = 0; } return rc; — the failure
 			// path returns the status the success branch would have set.
-			for _, v := range s.assignedNames(q+1, thenEnd) {
-				if s.failurePathLeaves(o, thenEnd, func(a, b int) bool {
-					return s.is(a, "return") && s.findIdent(a+1, b, v) >= 0
+			for _, v := range j.assignedNames(q+1, thenEnd) {
+				if j.failurePathLeaves(o, thenEnd, func(a, b int) bool {
+					return j.is(a, "return") && j.findIdent(a+1, b, v) >= 0
 				}) {
 					ok = true
 					break
@@ -389,44 +388,44 @@ func (s *Source) judgeBranches(o int, pol polarity, what string) (bool, string) 
 
 // judgeCall classifies the call whose name starts at token first and whose
 // argument list opens at token paren.
-func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
-	closeTok := s.match[paren]
+func (j errJudge) judgeCall(first, paren int, name string) (bool, string) {
+	closeTok := j.match[paren]
 	if closeTok < 0 {
 		return false, "the call is not closed"
 	}
-	start, opens := s.stmtStart(first)
+	start, opens := j.stmtStart(first)
 	for _, o := range opens {
-		if !s.is(o, "(") || !s.isIdentTok(o-1) {
+		if !j.is(o, "(") || !j.isIdentTok(o-1) {
 			continue
 		}
-		switch w := s.text(o - 1); {
-		case checkWrapper(w):
+		switch w := j.text(o - 1); {
+		case j.conv.CheckMacro(w):
 			return true, fmt.Sprintf("result checked by %s", w)
 		case w == "if":
-			return s.judgeBranches(o, s.polarityOf(first, closeTok), "result")
+			return j.judgeBranches(o, j.polarityOf(first, closeTok), "result")
 		case w == "switch":
-			return s.judgeSwitch(o, "result")
+			return j.judgeSwitch(o, "result")
 		case w == "while" || w == "for":
 			return false, fmt.Sprintf("result only used as a %s condition", w)
 		}
 	}
-	if s.is(start, "return") {
+	if j.is(start, "return") {
 		return true, "result propagated by return"
 	}
-	if len(opens) == 0 && s.is(first-1, "=") && s.isIdentTok(first-2) {
+	if len(opens) == 0 && j.is(first-1, "=") && j.isIdentTok(first-2) {
 		// A declaration (int ret = call(...)) lives only in its block.
-		return s.judgeAssigned(s.text(first-2), closeTok, start != first-2)
+		return j.judgeAssigned(j.text(first-2), closeTok, start != first-2)
 	}
 	// An array element: fds[i] = call(...); followed by if (fds[i] < 0).
-	if len(opens) == 0 && s.is(first-1, "=") && s.is(first-2, "]") {
-		if o := s.match[first-2]; o > 0 && s.isIdentTok(o-1) {
-			return s.judgeAssigned(s.text(o-1), closeTok, false)
+	if len(opens) == 0 && j.is(first-1, "=") && j.is(first-2, "]") {
+		if o := j.match[first-2]; o > 0 && j.isIdentTok(o-1) {
+			return j.judgeAssigned(j.text(o-1), closeTok, false)
 		}
 	}
 	if len(opens) == 0 && start == first {
 		return false, "return value ignored"
 	}
-	if s.is(start, "(") && s.is(start+1, "void") && s.is(start+2, ")") && start+3 == first {
+	if j.is(start, "(") && j.is(start+1, "void") && j.is(start+2, ")") && start+3 == first {
 		return false, "return value discarded with (void)"
 	}
 	return false, fmt.Sprintf("result of %s is not tested", name)
@@ -438,69 +437,69 @@ func (s *Source) judgeCall(first, paren int, name string) (bool, string) {
 //
 // declared says the statement declares v: then v does not outlive its
 // block, and the check is not looked for after it.
-func (s *Source) judgeAssigned(v string, closeTok int, declared bool) (bool, string) {
-	next := s.stmtEnd(closeTok+1, 0)
-	if next > 0 && !s.is(next-1, ";") {
+func (j errJudge) judgeAssigned(v string, closeTok int, declared bool) (bool, string) {
+	next := j.stmtEnd(closeTok+1, 0)
+	if next > 0 && !j.is(next-1, ";") {
 		return false, fmt.Sprintf("result stored in %s but not checked", v)
 	}
-	for intervening := 0; next < len(s.toks); intervening++ {
+	for intervening := 0; next < len(j.toks); intervening++ {
 		if intervening > 2 {
 			return false, fmt.Sprintf("%s is not checked within the next 3 statements", v)
 		}
-		end := s.stmtEnd(next, 0)
-		t := s.text(next)
+		end := j.stmtEnd(next, 0)
+		t := j.text(next)
 		switch {
 		case t == "}":
 			// A retry loop: do { v = call(...); } while (v < 0 && errno == EINTR);
 			// the check may follow the loop.
-			if after, ok := s.afterDoWhile(next); ok {
+			if after, ok := j.afterDoWhile(next); ok {
 				next = after
 				intervening--
 				continue
 			}
 			// The end of an if or else body, or of a bare block: the check
 			// may follow it (if (on) { err = write(...); } return err;).
-			if after, ok := s.afterIfBody(next); ok && !declared {
+			if after, ok := j.afterIfBody(next); ok && !declared {
 				next = after
 				continue
 			}
-			if s.bareBlockEnd(next) && !declared {
+			if j.bareBlockEnd(next) && !declared {
 				next++
 				continue
 			}
 			return false, fmt.Sprintf("result stored in %s but not checked", v)
-		case t == "if" && s.is(next+1, "(") && s.match[next+1] >= 0:
-			if s.findTested(next+1, v) >= 0 {
-				ok, why := s.judgeIfChain(next, v)
+		case t == "if" && j.is(next+1, "(") && j.match[next+1] >= 0:
+			if j.findTested(next+1, v) >= 0 {
+				ok, why := j.judgeIfChain(next, v)
 				// if (ret == 0) { ... } else { log } return ret; hands the
 				// failure to the caller after the if (also when the if ends
 				// the body of an enclosing if).
 				after := end
-				for s.is(after, "}") {
-					a, found := s.afterIfBody(after)
+				for j.is(after, "}") {
+					a, found := j.afterIfBody(after)
 					if !found {
 						break
 					}
 					after = a
 				}
-				if !ok && after < len(s.toks) && s.is(after, "return") && s.findIdent(after+1, s.stmtEnd(after, 0), v) >= 0 {
+				if !ok && after < len(j.toks) && j.is(after, "return") && j.findIdent(after+1, j.stmtEnd(after, 0), v) >= 0 {
 					return true, fmt.Sprintf("%s is tested by an if and propagated by the return after it", v)
 				}
 				return ok, why
 			}
-		case t == "switch" && s.is(next+1, "(") && s.match[next+1] >= 0:
-			if s.findTested(next+1, v) >= 0 {
-				return s.judgeSwitch(next+1, v)
+		case t == "switch" && j.is(next+1, "(") && j.match[next+1] >= 0:
+			if j.findTested(next+1, v) >= 0 {
+				return j.judgeSwitch(next+1, v)
 			}
 		case t == "return":
-			if s.findIdent(next+1, end, v) >= 0 {
+			if j.findIdent(next+1, end, v) >= 0 {
 				return true, fmt.Sprintf("%s propagated by return", v)
 			}
 			return false, fmt.Sprintf("function returns before %s is checked", v)
-		case checkWrapper(t) && s.is(next+1, "(") && s.findIdent(next+1, end, v) >= 0:
+		case j.conv.CheckMacro(t) && j.is(next+1, "(") && j.findIdent(next+1, end, v) >= 0:
 			return true, fmt.Sprintf("%s checked by %s", v, t)
 		}
-		if s.assigns(v, next, end) {
+		if j.assigns(v, next, end) {
 			return false, fmt.Sprintf("%s is overwritten before it is checked", v)
 		}
 		if end <= next {
@@ -514,9 +513,9 @@ func (s *Source) judgeAssigned(v string, closeTok int, declared bool) (bool, str
 // judgeSwitch judges "switch (... v ...) { ... }" whose condition is the
 // parenthesis at token o: the failure is handled when some branch leaves
 // (return, goto, a no-return call).
-func (s *Source) judgeSwitch(o int, what string) (bool, string) {
-	body := s.match[o] + 1
-	if s.leaves(body, s.stmtEnd(body, 0)) {
+func (j errJudge) judgeSwitch(o int, what string) (bool, string) {
+	body := j.match[o] + 1
+	if j.leaves(body, j.stmtEnd(body, 0)) {
 		return true, fmt.Sprintf("%s is dispatched by a switch whose branches leave", what)
 	}
 	return false, fmt.Sprintf("%s is dispatched by a switch but no branch returns or goto", what)
@@ -525,25 +524,25 @@ func (s *Source) judgeSwitch(o int, what string) (bool, string) {
 // judgeIfChain judges "if (... v ...)" at token i; when its failure path
 // does not leave, a following "else if" that tests v again is judged
 // instead (if (ret == -EAGAIN) {...} else if (ret < 0) return ret;).
-func (s *Source) judgeIfChain(i int, v string) (bool, string) {
+func (j errJudge) judgeIfChain(i int, v string) (bool, string) {
 	var ok bool
 	var why string
 	for depth := 0; depth < 64; depth++ {
-		o := s.match[i+1]
-		k := s.findTested(i+1, v)
+		o := j.match[i+1]
+		k := j.findTested(i+1, v)
 		if k < 0 {
 			break
 		}
 		end := k
-		for s.is(end+1, "[") && s.match[end+1] > end {
-			end = s.match[end+1]
+		for j.is(end+1, "[") && j.match[end+1] > end {
+			end = j.match[end+1]
 		}
-		ok, why = s.judgeBranches(i+1, s.polarityOf(k, end), v)
+		ok, why = j.judgeBranches(i+1, j.polarityOf(k, end), v)
 		if ok {
 			return ok, why
 		}
-		e := s.stmtEnd(o+1, 0)
-		if !s.is(e, "else") || !s.is(e+1, "if") || !s.is(e+2, "(") || s.match[e+2] < 0 {
+		e := j.stmtEnd(o+1, 0)
+		if !j.is(e, "else") || !j.is(e+1, "if") || !j.is(e+2, "(") || j.match[e+2] < 0 {
 			break
 		}
 		i = e + 1
@@ -555,15 +554,15 @@ func (s *Source) judgeIfChain(i int, v string) (bool, string) {
 // token open that tests identifier v, or -1. An occurrence only passed as an
 // argument to a call (fgets(buf, n, f) == NULL tests fgets, not f) is not a
 // test; one inside IS_ERR(...), likely(...) or unlikely(...) is.
-func (s *Source) findTested(open int, v string) int {
-	close := s.match[open]
-	for k := open + 1; k < close && k < len(s.toks); k++ {
-		if !s.isIdentTok(k) || s.text(k) != v {
+func (j errJudge) findTested(open int, v string) int {
+	close := j.match[open]
+	for k := open + 1; k < close && k < len(j.toks); k++ {
+		if !j.isIdentTok(k) || j.text(k) != v {
 			continue
 		}
 		tested := true
-		for p := s.parent[k]; p > open; p = s.parent[p] {
-			if s.is(p, "(") && s.isIdentTok(p-1) && !testWrapper(s.text(p-1)) {
+		for p := j.parent[k]; p > open; p = j.parent[p] {
+			if j.is(p, "(") && j.isIdentTok(p-1) && !j.testWrapper(j.text(p-1)) {
 				tested = false
 				break
 			}
@@ -575,14 +574,10 @@ func (s *Source) findTested(open int, v string) int {
 	return -1
 }
 
-// testWrapper reports whether a macro or keyword around an expression keeps
-// it a test of that expression.
-func testWrapper(name string) bool {
-	switch name {
-	case "IS_ERR", "IS_ERR_OR_NULL", "IS_ERR_VALUE", "likely", "unlikely":
-		return true
-	}
-	return false
+// testWrapper reports whether a macro around an expression keeps it a test
+// of that expression: an error test (IS_ERR) or a hint (likely).
+func (j errJudge) testWrapper(name string) bool {
+	return j.conv.ErrorTest(name) || j.conv.Hint(name)
 }
 
 // afterIfBody returns, when token i is the "}" closing the body of an if
@@ -671,8 +666,21 @@ func (s *Source) enclosingFunction(i int) string {
 	return ""
 }
 
+// ErrorRules is the vocabulary ErrorHandlingReport judges with.
+type ErrorRules struct {
+	// Conventions are the SDK error conventions
+	// (data/error_conventions.yaml); nil knows none.
+	Conventions *errconv.Conventions
+	// Halts, when not nil, reports whether a call to the named function
+	// never returns (csyntax File.NeverReturns answering Yes with the
+	// vocabulary of data/halting_calls.yaml): a failure branch that calls
+	// it leaves.
+	Halts func(name string) bool
+}
+
 // ErrorHandlingReport judges every call site of call (definitions,
-// prototypes and #define lines excluded), in source order. Accepted shapes:
+// prototypes and #define lines excluded), in source order, with the SDK
+// conventions of rules. Accepted shapes:
 //   - the call in an if condition whose failure branch leaves:
 //     "if (call(...) < 0) { ...; return ...; }", "if (call(...)) goto err;",
 //     "if (!device_is_ready(dev)) return ...;", "if (IS_ERR(call(...)))";
@@ -681,29 +689,32 @@ func (s *Source) enclosingFunction(i int) string {
 //     whose failure branch leaves (ret < 0, ret != 0, ret != ESP_OK,
 //     ret != HAL_OK, IS_ERR(ret), !ret, ret), or by "return ret;";
 //   - "return call(...);" (the result is propagated);
-//   - a checking macro: ESP_ERROR_CHECK, ESP_RETURN_ON_ERROR,
-//     ESP_GOTO_ON_ERROR, ESP_RETURN_ON_FALSE, ESP_GOTO_ON_FALSE, BUG_ON.
+//   - a checking macro of the conventions: ESP_ERROR_CHECK,
+//     ESP_RETURN_ON_ERROR, ESP_GOTO_ON_ERROR, ESP_RETURN_ON_FALSE,
+//     ESP_GOTO_ON_FALSE, BUG_ON.
 //
 // The failure branch is chosen from the comparison: "< 0", "!= X" and
 // "== NULL" make the then-branch the failure branch; "== 0", ">= 0" and
 // "== OK" make it the else-branch (or the code after the if); a bare or
 // negated test accepts either branch. Leaving means return, goto, a
-// no-return call (Error_Handler, k_panic, abort, esp_restart, ...) or an
-// endless loop.
-func ErrorHandlingReport(code, call string) []ErrorSite {
-	return NewSource(code).ErrorHandlingReport(call)
+// no-return call of the conventions (Error_Handler, k_panic, abort,
+// esp_restart, ...), a call rules.Halts says never returns, or an endless
+// loop.
+func ErrorHandlingReport(code, call string, rules ErrorRules) []ErrorSite {
+	return NewSource(code).ErrorHandlingReport(call, rules)
 }
 
 // ErrorHandlingReport judges every call site of call; see the package
 // function ErrorHandlingReport.
-func (s *Source) ErrorHandlingReport(call string) []ErrorSite {
+func (s *Source) ErrorHandlingReport(call string, rules ErrorRules) []ErrorSite {
+	j := errJudge{Source: s, conv: rules.Conventions, halts: rules.Halts}
 	var out []ErrorSite
 	for _, c := range s.callSites(call) {
 		if c.first < 0 {
 			continue
 		}
 		site := ErrorSite{Line: s.Line(c.start), Function: s.enclosingFunction(c.first)}
-		site.Handled, site.Reason = s.judgeCall(c.first, c.paren, normalizeCallName(call))
+		site.Handled, site.Reason = j.judgeCall(c.first, c.paren, normalizeCallName(call))
 		out = append(out, site)
 	}
 	return out
@@ -712,13 +723,13 @@ func (s *Source) ErrorHandlingReport(call string) []ErrorSite {
 // ReturnAfterError reports whether every call site of call tests the
 // result and leaves on failure (see ErrorHandlingReport). It is false when
 // call never appears, because nothing then shows that errors are handled.
-func ReturnAfterError(code, call string) bool {
-	return NewSource(code).ReturnAfterError(call)
+func ReturnAfterError(code, call string, rules ErrorRules) bool {
+	return NewSource(code).ReturnAfterError(call, rules)
 }
 
 // ReturnAfterError is ReturnAfterError on this source.
-func (s *Source) ReturnAfterError(call string) bool {
-	sites := s.ErrorHandlingReport(call)
+func (s *Source) ReturnAfterError(call string, rules ErrorRules) bool {
+	sites := s.ErrorHandlingReport(call, rules)
 	if len(sites) == 0 {
 		return false
 	}

@@ -78,7 +78,7 @@ func TestErrorHandlingReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code := wrapFn(tt.body)
-			sites := ErrorHandlingReport(code, tt.call)
+			sites := ErrorHandlingReport(code, tt.call, errRules())
 			var handled []bool
 			for _, s := range sites {
 				handled = append(handled, s.Handled)
@@ -92,15 +92,28 @@ func TestErrorHandlingReport(t *testing.T) {
 			for _, h := range handled {
 				all = all && h
 			}
-			require.Equal(t, all, ReturnAfterError(code, tt.call))
+			require.Equal(t, all, ReturnAfterError(code, tt.call, errRules()))
 		})
 	}
 }
 
 func TestErrorHandlingReportLinesAndScope(t *testing.T) {
 	code := "int spi_write(int x);\nint spi_write(int x)\n{\n\treturn x;\n}\n#define W() spi_write(1)\nint main(void)\n{\n\tspi_write(2);\n\treturn 0;\n}\n"
-	sites := ErrorHandlingReport(code, "spi_write")
+	sites := ErrorHandlingReport(code, "spi_write", errRules())
 	require.Equal(t, []ErrorSite{{Line: 9, Function: "main", Handled: false, Reason: "return value ignored"}}, sites)
-	require.False(t, ReturnAfterError(code, "spi_write"))
-	require.False(t, ReturnAfterError("int x;", "spi_write"))
+	require.False(t, ReturnAfterError(code, "spi_write", errRules()))
+	require.False(t, ReturnAfterError("int x;", "spi_write", errRules()))
+}
+
+func TestFailureBranchCallingAHaltingFunctionLeaves(t *testing.T) {
+	code := "static void fatal(void) { for (;;) { } }\nint f(void)\n{\n\tif (init_hw() < 0) {\n\t\tfatal();\n\t}\n\tret = spi_write(d);\n\tif (ret) {\n\t\tdev->fatal();\n\t}\n\treturn 0;\n}\n"
+	rules := errRules()
+	require.False(t, ReturnAfterError(code, "init_hw", rules), "without Halts only the conventions' no-return calls leave")
+	var asked []string
+	rules.Halts = func(name string) bool { asked = append(asked, name); return name == "fatal" }
+	sites := ErrorHandlingReport(code, "init_hw", rules)
+	require.Len(t, sites, 1)
+	require.True(t, sites[0].Handled, sites[0].Reason)
+	require.False(t, ReturnAfterError(code, "spi_write", rules), "a member call is not the halting function")
+	require.NotContains(t, asked, "if")
 }

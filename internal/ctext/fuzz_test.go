@@ -20,8 +20,8 @@ func FuzzAnalyses(f *testing.F) {
 				t.Fatalf("bad function %+v", fn)
 			}
 		}
-		_ = ISRBodies(code)
-		for _, v := range ISRForbiddenCalls(code, nil) {
+		_ = ISRBodies(code, isrVocab())
+		for _, v := range ISRForbiddenCalls(code, nil, isrVocab()) {
 			if v.Line < 1 || v.Line > lines {
 				t.Fatalf("bad violation %+v", v)
 			}
@@ -31,7 +31,7 @@ func FuzzAnalyses(f *testing.F) {
 				t.Fatalf("bad match %+v", m)
 			}
 		}
-		_ = ErrorHandlingReport(code, "foo")
+		_ = ErrorHandlingReport(code, "foo", errRules())
 		_ = QualifierOnVariable(code, "x", "volatile")
 		_, _ = ExplainCleanupOrder(code, [][2]string{{"a", "b"}, {"c", "d"}})
 		_, _ = FunctionBody(code, "f")
@@ -42,7 +42,7 @@ func FuzzAnalyses(f *testing.F) {
 func TestDeepNestingDoesNotExplode(t *testing.T) {
 	code := "int f(void)\n{\n\tret = foo();\n" + strings.Repeat("if (ret) ", 50000) + "return 1;\n" +
 		strings.Repeat("(", 50000) + strings.Repeat("{", 50000) + "\n}\n"
-	sites := ErrorHandlingReport(code, "foo")
+	sites := ErrorHandlingReport(code, "foo", errRules())
 	require.Len(t, sites, 1)
 	require.True(t, sites[0].Handled)
 	require.Len(t, Functions(code), 1)

@@ -3,61 +3,25 @@ package ctext
 import (
 	"sort"
 	"strings"
+
+	"github.com/embedeval/embedeval-go/internal/isrctx"
 )
 
-// isrRegistrarArgs returns, for an API that registers a function to run in
-// interrupt (or softirq/timer) context, the 0-based indexes of the
-// arguments that name such functions.
-func isrRegistrarArgs(api string) []int {
-	switch api {
-	case "IRQ_CONNECT", "IRQ_DIRECT_CONNECT", "irq_connect_dynamic", // Zephyr
-		"devm_request_irq", "devm_request_threaded_irq", // Linux (primary handler only)
-		"esp_intr_alloc", "timer_isr_register": // ESP-IDF
-		return []int{2}
-	case "gpio_init_callback", // Zephyr GPIO callbacks run in the driver's ISR
-		"request_irq", "request_threaded_irq", "request_any_context_irq", // Linux
-		"timer_setup", "tasklet_init", "tasklet_setup", // Linux softirq context
-		"gpio_isr_handler_add", // ESP-IDF
-		"attachInterrupt":      // Arduino
-		return []int{1}
-	case "k_timer_init", "K_TIMER_DEFINE": // Zephyr: expiry and stop functions run in the timer ISR
-		return []int{1, 2}
-	}
-	return nil
-}
-
-// isrByName reports whether a function name marks it as an interrupt
-// handler by convention. CMSIS exception and vendor IRQ handlers end in
-// "_Handler" (SysTick_Handler, PendSV_Handler, UART0_Handler); Reset_Handler
-// is the exception: it runs in thread mode.
-func isrByName(name string) bool {
-	if name == "Reset_Handler" {
-		return false
-	}
-	for _, suf := range []string{"_isr", "_ISR", "_irq_handler", "IRQHandler", "_Handler"} {
-		if strings.HasSuffix(name, suf) && len(name) > len(suf) {
-			return true
-		}
-	}
-	return strings.HasPrefix(name, "HAL_") && strings.HasSuffix(name, "Callback")
-}
-
 // isrByDecoration reports whether the declaration of f carries an interrupt
-// marker: an ISR/ISR_DIRECT_DECLARE/SIGNAL wrapper, a __isr, __irq or
-// __interrupt keyword, or an attribute list naming interrupt, isr or signal.
-func (s *Source) isrByDecoration(f funcDef) bool {
-	switch f.wrapper {
-	case "ISR", "ISR_DIRECT_DECLARE", "SIGNAL":
+// marker of v: a wrapper (ISR(...)), a keyword (__isr), or a word inside an
+// attribute list or after ":" (__attribute__((interrupt))).
+func (s *Source) isrByDecoration(f funcDef, v *isrctx.Vocabulary) bool {
+	if f.wrapper != "" && v.Wrapper(f.wrapper) {
 		return true
 	}
 	inAttr := false
 	for k := f.headStart; k < f.nameTok && k < len(s.toks); k++ {
-		switch t := s.text(k); t {
-		case "__isr", "__irq", "__interrupt", "__ISR", "__interrupt__":
+		switch t := s.text(k); {
+		case v.Keyword(t):
 			return true
-		case "__attribute__", "__attribute":
+		case t == "__attribute__" || t == "__attribute":
 			inAttr = true
-		case "interrupt", "interrupt_handler", "isr", "signal", "__signal__":
+		case v.Attribute(t):
 			if inAttr || s.is(k-1, ":") {
 				return true
 			}
@@ -67,15 +31,15 @@ func (s *Source) isrByDecoration(f funcDef) bool {
 }
 
 // registeredISRs returns the names passed as handlers to the registration
-// APIs of isrRegistrarArgs.
-func (s *Source) registeredISRs() map[string]bool {
+// APIs of v.
+func (s *Source) registeredISRs(v *isrctx.Vocabulary) map[string]bool {
 	s.lex()
 	out := map[string]bool{}
 	for i := range s.toks {
 		if !s.isIdentTok(i) || !s.is(i+1, "(") {
 			continue
 		}
-		idx := isrRegistrarArgs(s.text(i))
+		idx := v.RegistrarArgs(s.text(i))
 		if idx == nil {
 			continue
 		}
@@ -112,15 +76,15 @@ func (s *Source) handlerName(r [2]int) string {
 }
 
 // isrFuncs returns the definitions that run in interrupt context.
-func (s *Source) isrFuncs() []funcDef {
-	reg := s.registeredISRs()
+func (s *Source) isrFuncs(v *isrctx.Vocabulary) []funcDef {
+	reg := s.registeredISRs(v)
 	seen := map[string]bool{}
 	var out []funcDef
 	for _, f := range s.functions() {
 		if seen[f.Name] {
 			continue
 		}
-		if reg[f.Name] || isrByName(f.Name) || s.isrByDecoration(f) {
+		if reg[f.Name] || v.HandlerByName(f.Name) || s.isrByDecoration(f, v) {
 			seen[f.Name] = true
 			out = append(out, f)
 		}
@@ -129,31 +93,27 @@ func (s *Source) isrFuncs() []funcDef {
 }
 
 // ISRBodies returns the definitions of functions that run in interrupt
-// context, each once, in source order. A function qualifies when it is
-//   - registered as a handler: 3rd argument of IRQ_CONNECT,
-//     IRQ_DIRECT_CONNECT, irq_connect_dynamic, devm_request_irq,
-//     devm_request_threaded_irq (primary handler), esp_intr_alloc and
-//     timer_isr_register; 2nd argument of gpio_init_callback, request_irq,
-//     request_threaded_irq (primary handler), request_any_context_irq,
-//     gpio_isr_handler_add, attachInterrupt and of the Linux softirq-context
-//     registrations timer_setup, tasklet_init and tasklet_setup; 2nd and 3rd
-//     argument of k_timer_init;
-//   - named by convention: ending in _isr, _ISR, _irq_handler, IRQHandler or
-//     _Handler (CMSIS; not Reset_Handler),
-//     or an STM32 HAL callback HAL_*Callback;
-//   - declared as an interrupt: ISR(...), ISR_DIRECT_DECLARE(...),
-//     SIGNAL(...), __isr/__irq/__interrupt, or an attribute list naming
-//     interrupt, interrupt_handler, isr or signal.
+// context by vocabulary v (data/isr_context.yaml), each once, in source
+// order. A function qualifies when it is
+//   - registered as a handler: passed as one of the handler arguments of a
+//     registration call (3rd argument of IRQ_CONNECT, 2nd of request_irq,
+//     2nd and 3rd of k_timer_init, ...);
+//   - named by convention: ending in a handler suffix (_isr, _IRQHandler,
+//     _Handler, ...; not Reset_Handler), or an STM32 HAL callback
+//     HAL_*Callback;
+//   - declared as an interrupt: a wrapper (ISR(...), ISR_DIRECT_DECLARE(...),
+//     SIGNAL(...)), a keyword (__isr, __irq, __interrupt), or an attribute
+//     list naming interrupt, interrupt_handler, isr or signal.
 //
 // Handlers registered here but defined in another file are not returned,
 // as there is no body to inspect.
-func ISRBodies(code string) []Function {
-	return NewSource(code).ISRBodies()
+func ISRBodies(code string, v *isrctx.Vocabulary) []Function {
+	return NewSource(code).ISRBodies(v)
 }
 
 // ISRBodies is ISRBodies on this source.
-func (s *Source) ISRBodies() []Function {
-	defs := s.isrFuncs()
+func (s *Source) ISRBodies(v *isrctx.Vocabulary) []Function {
+	defs := s.isrFuncs(v)
 	out := make([]Function, len(defs))
 	for i, d := range defs {
 		out[i] = d.Function
@@ -166,65 +126,6 @@ type Violation struct {
 	Function string
 	API      string
 	Line     int
-}
-
-// DefaultISRForbidden returns a fresh list of APIs that block, sleep or
-// allocate and so must not run in interrupt context: Zephyr, FreeRTOS
-// (non-FromISR forms), Linux kernel, ESP-IDF, STM32 HAL and libc. Some
-// entries are conditional, see ISRForbiddenCalls. printk (Zephyr),
-// k_busy_wait, ESP_EARLY_LOGx and ESP_DRAM_LOGx are ISR-safe and not listed.
-func DefaultISRForbidden() []string {
-	return []string{
-		// Zephyr
-		"k_sleep", "k_msleep", "k_usleep", "k_mutex_lock", "k_sem_take", "k_msgq_put",
-		"k_msgq_get", "k_mem_slab_alloc", "k_fifo_get", "k_queue_get", "k_poll", "k_malloc",
-		"k_thread_create", "k_event_wait", "k_stack_pop",
-		// libc
-		"printf", "malloc", "free", "calloc", "realloc",
-		// FreeRTOS / CMSIS-RTOS
-		"vTaskDelay", "vTaskDelayUntil", "xSemaphoreTake", "xSemaphoreGive", "xQueueSend",
-		"xQueueSendToBack", "xQueueSendToFront", "xQueueReceive", "xQueueOverwrite", "xQueuePeek",
-		"xTaskNotifyGive", "xTaskNotify", "ulTaskNotifyTake", "xTaskNotifyWait",
-		"xEventGroupSetBits", "xEventGroupWaitBits", "xEventGroupClearBits", "osDelay",
-		"taskENTER_CRITICAL", "taskEXIT_CRITICAL", "xTimerStart", "xTimerStop", "xTimerReset",
-		"xTimerChangePeriod", "xStreamBufferSend", "xStreamBufferReceive", "xMessageBufferSend",
-		"xMessageBufferReceive", "vTaskResume", "xTaskCreate",
-		// Linux kernel
-		"msleep", "msleep_interruptible", "ssleep", "usleep_range", "mutex_lock",
-		"mutex_lock_interruptible", "down", "down_interruptible", "copy_to_user",
-		"copy_from_user", "kmalloc", "kzalloc", "kcalloc", "kmalloc_array", "vmalloc", "vzalloc",
-		"schedule", "schedule_timeout", "wait_event", "wait_event_interruptible",
-		"wait_for_completion",
-		// ESP-IDF
-		"ESP_LOGE", "ESP_LOGW", "ESP_LOGI", "ESP_LOGD", "ESP_LOGV", "heap_caps_malloc",
-		// STM32 HAL
-		"HAL_Delay",
-	}
-}
-
-// timeoutArg returns the 0-based index of the timeout argument of Zephyr
-// kernel calls that are ISR-safe only with K_NO_WAIT.
-func timeoutArg(api string) (int, bool) {
-	switch api {
-	case "k_sem_take", "k_fifo_get", "k_queue_get", "k_lifo_get":
-		return 1, true
-	case "k_msgq_put", "k_msgq_get", "k_mem_slab_alloc", "k_poll", "k_stack_pop", "k_msgq_peek_at":
-		return 2, true
-	case "k_event_wait", "k_event_wait_all":
-		return 3, true
-	}
-	return 0, false
-}
-
-// gfpConditional reports whether api is a Linux allocator that is forbidden
-// in interrupt context only with GFP_KERNEL (GFP_ATOMIC is fine).
-func gfpConditional(api string) bool {
-	switch api {
-	case "kmalloc", "kzalloc", "kcalloc", "kmalloc_array", "krealloc", "kvmalloc", "kvzalloc",
-		"devm_kzalloc", "devm_kmalloc", "kstrdup", "kmemdup":
-		return true
-	}
-	return false
 }
 
 // textArgs splits the stripped text of the call whose "(" is at byte
@@ -252,20 +153,20 @@ func textArgs(t string, open int) []string {
 	return append(out, strings.TrimSpace(t[start:]))
 }
 
-// forbiddenHere decides the conditional cases: a Zephyr timeout call is
-// forbidden unless its timeout is K_NO_WAIT; a Linux allocator only with
+// forbiddenHere decides the conditional cases of v: a Zephyr timeout call
+// is forbidden unless its timeout is K_NO_WAIT; a Linux allocator only with
 // GFP_KERNEL in its arguments.
-func forbiddenHere(api string, args []string) bool {
-	if i, ok := timeoutArg(api); ok {
+func forbiddenHere(api string, args []string, v *isrctx.Vocabulary) bool {
+	if i, ok := v.NoWaitArg(api); ok {
 		if i >= len(args) {
 			return true
 		}
 		a := strings.TrimSpace(strings.Trim(args[i], "() \t\r\n"))
-		return a != "K_NO_WAIT"
+		return a != v.NoWait()
 	}
-	if gfpConditional(api) {
+	if v.BlockingAllocOnly(api) {
 		for _, a := range args {
-			if len(wordMatches(a, "GFP_KERNEL", 1)) > 0 {
+			if len(wordMatches(a, v.BlockingFlag(), 1)) > 0 {
 				return true
 			}
 		}
@@ -276,25 +177,23 @@ func forbiddenHere(api string, args []string) bool {
 
 // ISRForbiddenCalls returns the calls to forbidden APIs inside the bodies
 // returned by ISRBodies, sorted by line, then API. A nil forbidden list
-// means DefaultISRForbidden. Member calls (dev->free(...), ops.down(...))
-// are not counted. Two rules are conditional whenever the API is listed:
-// the Zephyr calls k_sem_take, k_msgq_put, k_msgq_get, k_mem_slab_alloc,
-// k_fifo_get, k_queue_get, k_lifo_get, k_poll, k_stack_pop, k_event_wait
-// are forbidden only when their timeout argument is not exactly K_NO_WAIT;
-// the Linux allocators kmalloc, kzalloc, kcalloc, kmalloc_array, krealloc,
-// kvmalloc, devm_kzalloc, devm_kmalloc, kstrdup, kmemdup only when an
+// means the forbidden list of v. Member calls (dev->free(...), ops.down(...))
+// are not counted. Two rules of v are conditional whenever the API is
+// listed: the Zephyr calls with a timeout (k_sem_take, k_msgq_put, ...) are
+// forbidden only when their timeout argument is not exactly K_NO_WAIT; the
+// Linux allocators (kmalloc, kzalloc, devm_kzalloc, ...) only when an
 // argument contains GFP_KERNEL.
-func ISRForbiddenCalls(code string, forbidden []string) []Violation {
-	return NewSource(code).ISRForbiddenCalls(forbidden)
+func ISRForbiddenCalls(code string, forbidden []string, v *isrctx.Vocabulary) []Violation {
+	return NewSource(code).ISRForbiddenCalls(forbidden, v)
 }
 
 // ISRForbiddenCalls is ISRForbiddenCalls on this source.
-func (s *Source) ISRForbiddenCalls(forbidden []string) []Violation {
+func (s *Source) ISRForbiddenCalls(forbidden []string, v *isrctx.Vocabulary) []Violation {
 	if forbidden == nil {
-		forbidden = DefaultISRForbidden()
+		forbidden = v.Forbidden()
 	}
 	var out []Violation
-	for _, f := range s.isrFuncs() {
+	for _, f := range s.isrFuncs(v) {
 		seen := map[string]bool{}
 		for _, api := range forbidden {
 			api = normalizeCallName(api)
@@ -307,7 +206,7 @@ func (s *Source) ISRForbiddenCalls(forbidden []string) []Violation {
 					continue
 				}
 				open := strings.IndexByte(s.stripped[m.end:], '(') + m.end
-				if !forbiddenHere(api, textArgs(s.stripped, open)) {
+				if !forbiddenHere(api, textArgs(s.stripped, open), v) {
 					continue
 				}
 				out = append(out, Violation{Function: f.Name, API: api, Line: s.Line(m.start)})

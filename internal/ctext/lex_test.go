@@ -204,8 +204,8 @@ func BenchmarkAnalyses(b *testing.B) {
 	for b.Loop() {
 		s := NewSource(big)
 		_ = s.Functions()
-		_ = s.ErrorHandlingReport("gpio_pin_toggle_dt")
-		_ = ISRForbiddenCalls(big, nil)
+		_ = s.ErrorHandlingReport("gpio_pin_toggle_dt", errRules())
+		_ = ISRForbiddenCalls(big, nil, isrVocab())
 		_ = QualifierOnVariable(big, "presses", "volatile")
 	}
 }
