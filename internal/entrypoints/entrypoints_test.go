@@ -19,7 +19,7 @@ func TestLoadRejectsBadEntriesWithTheirLine(t *testing.T) {
 	for name, tc := range map[string]struct{ doc, want string }{
 		"unknown kind": {"registrations:\n  - {via: f, kind: task, source: s}\n", "x.yaml:2: registrations[0]: f: kind \"task\""},
 		"not ident":    {"registrations:\n  - {via: \"f()\", kind: isr, source: s}\n", "x.yaml:2: registrations[0]: via \"f()\""},
-		"no source":    {"registrations:\n  - {via: f, kind: isr}\n", "x.yaml:2: registrations[0]: f has no source"},
+		"no source":    {"registrations:\n  - {via: f, kind: isr}\n", "x.yaml:2: registrations[0]: missing source"},
 		"duplicate":    {"registrations:\n  - {via: f, kind: isr, source: s}\n  - {via: f, kind: isr, source: s}\n", "x.yaml:3: registrations[1]: duplicate via \"f\" (first at line 2)"},
 		"unknown key":  {"registrations:\n  - {via: f, kind: isr, source: s, arg: 1}\n", "x.yaml:2: registrations[0]: unknown key \"arg\""},
 		"top key":      {"calls: []\n", "x.yaml:1: unknown top-level key \"calls\""},
