@@ -75,7 +75,7 @@ func (fw *follower) passedParam(text string, c csyntax.Call) (*funcInfo, int, bo
 		toks = toks[1 : len(toks)-1]
 	}
 	fi := fw.funcInfo(c.Function)
-	if len(toks) != 1 || fi == nil || fi.deep {
+	if len(toks) != 1 || fi == nil || fi.root == nil {
 		return nil, 0, false
 	}
 	idx, ok := fi.params[toks[0].text]

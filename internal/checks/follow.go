@@ -307,7 +307,7 @@ func samePath(a, b []string) bool {
 // end of the function when line <= 0): the stores before it, and for a
 // parameter not stored, the arguments of its call sites.
 func (fw *follower) local(fi *funcInfo, path []string, line, depth int) (cexpr.Num, bool) {
-	if fi.deep {
+	if fi.root == nil {
 		return cexpr.Num{}, false
 	}
 	w := &walker{fw: fw, fi: fi, path: path, stop: line, depth: depth}
@@ -379,14 +379,14 @@ func (fw *follower) returnValue(name string, depth int) (cexpr.Num, bool) {
 		return r.n, r.ok
 	}
 	fi := fw.funcInfo(name)
-	if fi == nil || fi.deep || len(fi.fn.Params) > 0 || len(fi.returns) == 0 || fw.active[key] {
+	if fi == nil || fi.root == nil || fi.broken || len(fi.fn.Params) > 0 || len(fi.returns) == 0 || fw.active[key] {
 		return cexpr.Num{}, false
 	}
 	fw.active[key] = true
 	vals := make([]cexpr.Num, 0, len(fi.returns))
 	ok := true
 	for _, r := range fi.returns {
-		n, good := fw.evalText(joinToks(r.toks), name, r.line, depth+1, nil)
+		n, good := fw.evalText(r.Cond, name, r.Line, depth+1, nil)
 		if !good {
 			ok = false
 			break
@@ -424,25 +424,28 @@ func (fw *follower) global(path []string, depth int) (cexpr.Num, bool) {
 		}
 	}
 	for _, fi := range fw.functionsNaming(path[0]) {
-		if !fw.spend(len(fi.toks)) {
+		if !fw.spend(len(fi.ops)) {
 			return cexpr.Num{}, false
 		}
-		ok := true
-		storeEvents(fi.toks, path, func(e storeEvent) bool {
+		for _, o := range fi.ops {
+			e, store := storeOf(o, path)
+			if !store {
+				continue
+			}
+			ok := true
 			switch {
 			case e.op == "=" && !e.prefix:
-				ok = add(joinToks(e.rhs), fi.fn.Name, e.line)
+				ok = add(e.rhs, fi.fn.Name, e.line)
 			case e.op == "=" && isInitializer(e.rhs):
-				text, found := designated(joinToks(e.rhs), path[len(e.written):])
+				text, found := designated(e.rhs, path[len(e.written):])
 				ok = found && add(text, fi.fn.Name, e.line)
 			case e.op == "&" && e.prefix && len(path) > 1, e.op == "decl" && e.prefix:
 			default:
 				ok = false
 			}
-			return ok
-		})
-		if !ok {
-			return cexpr.Num{}, false
+			if !ok {
+				return cexpr.Num{}, false
+			}
 		}
 	}
 	for i := range vals {
@@ -510,9 +513,10 @@ func designated(init string, path []string) (string, bool) {
 	return text, found
 }
 
-// isInitializer reports whether toks are a brace initializer or a compound
+// isInitializer reports whether text is a brace initializer or a compound
 // literal.
-func isInitializer(toks []ctok) bool {
+func isInitializer(text string) bool {
+	toks := tokenizeExpr(text)
 	if len(toks) == 0 {
 		return false
 	}

@@ -328,7 +328,9 @@ func TestFollowingOnManyFunctions(t *testing.T) {
 		`len(c.arg_values(code, "set", 0))`,
 		`c.arg_values(code, "set", 0)[-1].value`,
 	}
-	rt := newRuntime(t, Limits{})
+	// Bounded work, not a deadline, keeps this small: a generous wall clock
+	// keeps the test independent of the machine's load.
+	rt := newRuntime(t, Limits{Timeout: time.Minute})
 	src := "def run_checks(code):\n    c.has_errors(code)\n    return [CheckDetail(check_name = \"x\", passed = True, actual = repr([" + strings.Join(exprs, ", ") + "]))]\n"
 	m, err := rt.LoadChecks(context.Background(), "t.star", []byte(src))
 	require.NoError(t, err)

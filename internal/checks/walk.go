@@ -9,18 +9,24 @@ import (
 )
 
 // funcInfo is what following values needs of one function definition,
-// built once per file and function.
+// built once per file and function from csyntax's statement tree.
 type funcInfo struct {
 	fn     csyntax.Function
 	params map[string]int
 	locals map[string]csyntax.Declaration
-	toks   []ctok
-	root   *stmt
+	// root is the body's statement tree; nil when csyntax has none.
+	root *csyntax.Stmt
 	// returns are the return statements in source order.
-	returns []*stmt
-	// deep is set when the body nests too deeply to analyse; gotos when it
-	// has a goto or a label.
-	deep, gotos bool
+	returns []*csyntax.Stmt
+	// ops are every op of the body, in source order.
+	ops []csyntax.Op
+	// gotos is set when the body has a goto or a label, or a statement the
+	// parser could not read that holds a control keyword: the walk's
+	// paths are then not all the body's.
+	gotos bool
+	// broken is set when the body has such an unreadable statement: its
+	// return statements may not all be known.
+	broken bool
 }
 
 // has reports whether name is a parameter or local of the function.
@@ -43,14 +49,14 @@ func (fw *follower) funcInfo(name string) *funcInfo {
 		if !ok {
 			return (*funcInfo)(nil)
 		}
-		return buildFuncInfo(fn, fw.locals()[name])
+		return buildFuncInfo(fn, fw.locals()[name], fw.f.Body(name))
 	}).(*funcInfo)
 }
 
-// buildFuncInfo tokenizes and parses fn's body; locals are its local
+// buildFuncInfo indexes the body tree of fn; locals are its local
 // declarations.
-func buildFuncInfo(fn csyntax.Function, locals []csyntax.Declaration) *funcInfo {
-	fi := &funcInfo{fn: fn, params: map[string]int{}, locals: map[string]csyntax.Declaration{}}
+func buildFuncInfo(fn csyntax.Function, locals []csyntax.Declaration, body *csyntax.Stmt) *funcInfo {
+	fi := &funcInfo{fn: fn, params: map[string]int{}, locals: map[string]csyntax.Declaration{}, root: body}
 	for i, p := range fn.Params {
 		if p.Name != "" {
 			fi.params[p.Name] = i
@@ -61,25 +67,30 @@ func buildFuncInfo(fn csyntax.Function, locals []csyntax.Declaration) *funcInfo 
 			fi.locals[d.Name] = d
 		}
 	}
-	fi.toks = tokenize(fn.Body, fn.EndLine-strings.Count(fn.Body, "\n"))
-	root, p := parseBody(fi.toks)
-	fi.root, fi.deep, fi.gotos = root, p.deep, p.gotos
-	fi.returns = collectReturns(root, nil, 0)
+	stack := []*csyntax.Stmt{body}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s == nil {
+			continue
+		}
+		switch s.Kind {
+		case csyntax.StmtReturn:
+			fi.returns = append(fi.returns, s)
+		case csyntax.StmtGoto, csyntax.StmtLabel:
+			fi.gotos = true
+		case csyntax.StmtError:
+			fi.gotos = fi.gotos || s.Jumps
+			fi.broken = fi.broken || s.Jumps
+		}
+		fi.ops = append(fi.ops, s.Init...)
+		fi.ops = append(fi.ops, s.Ops...)
+		fi.ops = append(fi.ops, s.Post...)
+		for i := len(s.Kids) - 1; i >= 0; i-- {
+			stack = append(stack, s.Kids[i])
+		}
+	}
 	return fi
-}
-
-// collectReturns appends the return statements under s.
-func collectReturns(s *stmt, out []*stmt, depth int) []*stmt {
-	if s == nil || depth > maxNesting {
-		return out
-	}
-	if s.kind == sReturn {
-		return append(out, s)
-	}
-	for _, k := range s.kids {
-		out = collectReturns(k, out, depth+1)
-	}
-	return out
 }
 
 // definitions maps the names of the file's functions to their first
@@ -214,18 +225,22 @@ type walker struct {
 
 // seq walks statements in order up to the stop line. entry is the value
 // at the start of the enclosing switch, joined in at each case label.
-func (w *walker) seq(stmts []*stmt, in absVal, entry *absVal) flow {
+func (w *walker) seq(stmts []*csyntax.Stmt, in absVal, entry *absVal) flow {
 	out := flow{st: in}
 	for _, s := range stmts {
-		if s.line >= w.stop {
+		if s == nil {
+			continue
+		}
+		if s.Line >= w.stop {
 			out.reached = true
 			return out
 		}
-		if s.kind == sCase && entry != nil {
-			out.st = join(*entry, out.st)
-			continue
+		var r flow
+		if s.Kind == csyntax.StmtCase && entry != nil {
+			r = w.seq(s.Kids, join(*entry, out.st), nil)
+		} else {
+			r = w.stmt(s, out.st)
 		}
-		r := w.stmt(s, out.st)
 		out.breaks = append(out.breaks, r.breaks...)
 		out.conts = append(out.conts, r.conts...)
 		out.st = r.st
@@ -238,63 +253,97 @@ func (w *walker) seq(stmts []*stmt, in absVal, entry *absVal) flow {
 }
 
 // stmt walks one statement from the value in.
-func (w *walker) stmt(s *stmt, in absVal) flow {
+func (w *walker) stmt(s *csyntax.Stmt, in absVal) flow {
 	if !w.fw.spend(1) {
 		return flow{st: unknown, reached: true}
 	}
-	inside := s.line < w.stop && w.stop <= s.end
-	switch s.kind {
-	case sBlock:
-		r := w.seq(s.kids, in, nil)
+	if s == nil {
+		return flow{st: in}
+	}
+	inside := s.Line < w.stop && w.stop <= s.EndLine
+	switch s.Kind {
+	case csyntax.StmtSeq, csyntax.StmtLabel:
+		r := w.seq(s.Kids, in, nil)
 		r.reached = r.reached || inside
 		return r
-	case sSimple:
+	case csyntax.StmtEffect, csyntax.StmtError:
 		if inside {
 			return flow{st: in, reached: true}
 		}
-		return flow{st: w.stores(s.toks, in)}
-	case sReturn:
+		return flow{st: w.ops(s.Ops, in)}
+	case csyntax.StmtReturn:
 		if inside {
 			return flow{st: in, reached: true}
 		}
 		if w.returns != nil && in.kind != aDead {
-			*w.returns = append(*w.returns, w.stores(s.toks, in))
+			*w.returns = append(*w.returns, w.ops(s.Ops, in))
 		}
 		return flow{st: absVal{kind: aDead}}
-	case sBreak:
+	case csyntax.StmtBreak:
 		return flow{st: absVal{kind: aDead}, breaks: []absVal{in}}
-	case sContinue:
+	case csyntax.StmtContinue:
 		return flow{st: absVal{kind: aDead}, conts: []absVal{in}}
-	case sCase:
+	case csyntax.StmtCase:
 		return flow{st: unknown}
-	case sIf:
+	case csyntax.StmtIf:
 		return w.ifStmt(s, in)
-	case sLoop:
+	case csyntax.StmtLoop:
 		return w.loop(s, in, inside)
-	case sDo:
+	case csyntax.StmtDo:
 		return w.doLoop(s, in, inside)
-	case sSwitch:
+	case csyntax.StmtSwitch:
 		r := w.switchStmt(s, in)
 		r.reached = r.reached || inside
 		return r
+	case csyntax.StmtAlt:
+		return w.alt(s, in)
 	}
 	return flow{st: in}
 }
 
 // ifStmt walks if/else: the branches' values join unless the point is in one.
-func (w *walker) ifStmt(s *stmt, in absVal) flow {
-	st := w.stores(s.toks, in)
-	then := w.stmt(s.kids[0], st)
+func (w *walker) ifStmt(s *csyntax.Stmt, in absVal) flow {
+	st := w.ops(s.Ops, in)
+	then := w.stmt(s.Kids[0], st)
 	if then.reached {
 		return then
 	}
 	els := flow{st: st}
-	if len(s.kids) > 1 {
-		if els = w.stmt(s.kids[1], st); els.reached {
+	if len(s.Kids) > 1 && s.Kids[1] != nil {
+		if els = w.stmt(s.Kids[1], st); els.reached {
 			return els
 		}
 	}
 	return flow{st: join(then.st, els.st), breaks: append(then.breaks, els.breaks...), conts: append(then.conts, els.conts...)}
+}
+
+// alt walks the branches of an #if: the point in one gives its value
+// joined with the value before (the branch may be compiled out); otherwise
+// the branches' values join, with the value before unless one branch is
+// always compiled.
+func (w *walker) alt(s *csyntax.Stmt, in absVal) flow {
+	var out flow
+	first := true
+	for _, k := range s.Kids {
+		r := w.stmt(k, in)
+		if r.reached {
+			r.st = join(in, r.st)
+			return r
+		}
+		if first {
+			out.st, first = r.st, false
+		} else {
+			out.st = join(out.st, r.st)
+		}
+		out.breaks = append(out.breaks, r.breaks...)
+		out.conts = append(out.conts, r.conts...)
+	}
+	if first {
+		out.st = in
+	} else if !s.Forever {
+		out.st = join(in, out.st)
+	}
+	return out
 }
 
 // maxIterations bounds the passes over a loop body before its value at the
@@ -303,18 +352,18 @@ const maxIterations = 4
 
 // loop walks while, for and loop macros: the value at the head is the join
 // over the iterations; the value after the loop joins the exits.
-func (w *walker) loop(s *stmt, in absVal, inside bool) flow {
-	head := w.stores(s.init, in)
+func (w *walker) loop(s *csyntax.Stmt, in absVal, inside bool) flow {
+	head := w.ops(s.Init, in)
 	var exits []absVal
 	stop := w.stop
 	w.stop = math.MaxInt
 	converged := false
 	for i := 0; i < maxIterations && !converged; i++ {
-		h := w.stores(s.toks, head)
-		r := w.stmt(s.kids[0], h)
-		back := w.stores(s.update, joinAll(r.st, r.conts...))
+		h := w.ops(s.Ops, head)
+		r := w.stmt(s.Kids[0], h)
+		back := w.ops(s.Post, joinAll(r.st, r.conts...))
 		exits = append(exits, r.breaks...)
-		if !s.forever {
+		if !s.Forever {
 			exits = append(exits, h)
 		}
 		next := join(head, back)
@@ -326,7 +375,7 @@ func (w *walker) loop(s *stmt, in absVal, inside bool) flow {
 		head = unknown
 	}
 	if inside {
-		r := w.stmt(s.kids[0], w.stores(s.toks, head))
+		r := w.stmt(s.Kids[0], w.ops(s.Ops, head))
 		r.reached = true
 		return r
 	}
@@ -345,17 +394,17 @@ func exitValue(exits []absVal, converged bool) absVal {
 }
 
 // doLoop walks do { } while (...): the body runs at least once.
-func (w *walker) doLoop(s *stmt, in absVal, inside bool) flow {
+func (w *walker) doLoop(s *csyntax.Stmt, in absVal, inside bool) flow {
 	head := in
 	var exits []absVal
 	stop := w.stop
 	w.stop = math.MaxInt
 	converged := false
 	for i := 0; i < maxIterations && !converged; i++ {
-		r := w.stmt(s.kids[0], head)
-		c := w.stores(s.toks, joinAll(r.st, r.conts...))
+		r := w.stmt(s.Kids[0], head)
+		c := w.ops(s.Post, joinAll(r.st, r.conts...))
 		exits = append(exits, r.breaks...)
-		if !alwaysTrue(s.toks) {
+		if !s.Forever {
 			exits = append(exits, c)
 		}
 		next := join(in, c)
@@ -367,7 +416,7 @@ func (w *walker) doLoop(s *stmt, in absVal, inside bool) flow {
 		head = unknown
 	}
 	if inside {
-		r := w.stmt(s.kids[0], head)
+		r := w.stmt(s.Kids[0], head)
 		r.reached = true
 		return r
 	}
@@ -377,42 +426,41 @@ func (w *walker) doLoop(s *stmt, in absVal, inside bool) flow {
 // switchStmt walks a switch: each case label joins the value at the switch
 // with the one falling through; the value after joins the breaks, the end,
 // and without a default the value at the switch.
-func (w *walker) switchStmt(s *stmt, in absVal) flow {
-	st := w.stores(s.toks, in)
-	body := []*stmt{s.kids[0]}
-	if s.kids[0].kind == sBlock {
-		body = s.kids[0].kids
-	}
-	r := w.seq(body, absVal{kind: aDead}, &st)
+func (w *walker) switchStmt(s *csyntax.Stmt, in absVal) flow {
+	st := w.ops(s.Ops, in)
+	r := w.seq(s.Kids, absVal{kind: aDead}, &st)
 	if r.reached {
 		return r
 	}
 	out := joinAll(r.st, r.breaks...)
-	hasDefault := false
-	for _, b := range body {
-		hasDefault = hasDefault || b.kind == sCase && len(b.toks) > 0 && b.toks[0].text == "default"
-	}
-	if !hasDefault {
+	if !s.Forever {
 		out = join(out, st)
 	}
 	return flow{st: out, conts: r.conts}
 }
 
-// stores applies the stores to the walker's path in toks to the value in.
-func (w *walker) stores(toks []ctok, in absVal) absVal {
+// ops applies the stores to the walker's path among list to the value in.
+// A store evaluated on some paths only joins with the value before it.
+func (w *walker) ops(list []csyntax.Op, in absVal) absVal {
 	st := in
-	if st.kind == aDead || len(toks) == 0 || !w.fw.spend(len(toks)) {
+	if st.kind == aDead || len(list) == 0 || !w.fw.spend(len(list)) {
 		return st
 	}
-	storeEvents(toks, w.path, func(e storeEvent) bool {
+	for _, o := range list {
+		e, ok := storeOf(o, w.path)
+		if !ok {
+			continue
+		}
 		w.sawStore = true
 		before := st
 		st = w.apply(e, st)
-		if e.pp {
+		if o.Conditional {
 			st = join(before, st)
 		}
-		return st.kind != aUnknown
-	})
+		if st.kind == aUnknown {
+			break
+		}
+	}
 	return st
 }
 
@@ -427,7 +475,7 @@ func (w *walker) apply(e storeEvent, st absVal) absVal {
 		}
 		return unknown
 	case e.prefix && e.op == "=" && isInitializer(e.rhs):
-		text, ok := designated(joinToks(e.rhs), w.path[len(e.written):])
+		text, ok := designated(e.rhs, w.path[len(e.written):])
 		if !ok {
 			return unknown
 		}
@@ -435,11 +483,11 @@ func (w *walker) apply(e storeEvent, st absVal) absVal {
 	case e.prefix:
 		return unknown
 	case e.op == "=":
-		return w.value(joinToks(e.rhs), e.line, st)
+		return w.value(e.rhs, e.line, st)
 	case e.op == "++" || e.op == "--":
 		return w.compound(e.op[:1], "1", e.line, st)
 	}
-	return w.compound(strings.TrimSuffix(e.op, "="), joinToks(e.rhs), e.line, st)
+	return w.compound(strings.TrimSuffix(e.op, "="), e.rhs, e.line, st)
 }
 
 // value is the value stored by "= text" at line, converted to the
@@ -486,107 +534,35 @@ type storeEvent struct {
 	op      string
 	written []string
 	prefix  bool
-	rhs     []ctok
+	rhs     string
 	line    int
-	pp      bool
 }
 
-// storeEvents calls visit for the stores into path (or a prefix of it) in
-// toks, in order, until visit returns false.
-func storeEvents(toks []ctok, path []string, visit func(storeEvent) bool) {
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if !t.ident || t.text != path[0] || i > 0 && (toks[i-1].text == "." || toks[i-1].text == "->") {
-			continue
-		}
-		written, j := readChain(toks, i)
-		if len(written) > len(path) || !samePath(written, path[:len(written)]) {
-			continue
-		}
-		e, ok := storeAt(toks, i, j, written)
-		if !ok {
-			continue
-		}
-		e.prefix = len(written) < len(path)
-		if !visit(e) {
-			return
-		}
+// storeOf reads the op o as a store into path or a prefix of it: an
+// assignment, increment or initialised declaration whose target is the
+// name or member chain, its address taken ("&cfg", "&buf[0]"), or its
+// declaration without initializer. A store through a pointer ("*p = 1")
+// or into an element ("a[i] = 1") is none.
+func storeOf(o csyntax.Op, path []string) (storeEvent, bool) {
+	e := storeEvent{line: o.Line, rhs: o.Value}
+	if !strings.HasPrefix(o.Name, path[0]) || len(o.Name) > len(path[0]) && isWordByte(o.Name[len(path[0])]) {
+		return e, false
 	}
-}
-
-// storeAt reads the store, if any, into the chain toks[i:j].
-func storeAt(toks []ctok, i, j int, written []string) (storeEvent, bool) {
-	e := storeEvent{written: written, line: toks[i].line, pp: toks[i].pp}
-	prev, next := "", ""
-	if i > 0 {
-		prev = toks[i-1].text
-	}
-	if j < len(toks) {
-		next = toks[j].text
-	}
-	if prev == "*" && unaryAt(toks, i-1) {
-		return e, false // *p = ...: a store through p, not into it
-	}
-	switch {
-	case prev == "&" && unaryAt(toks, i-1):
+	switch o.Kind {
+	case csyntax.OpStore:
+		e.op = o.Operator
+	case csyntax.OpAddress:
 		e.op = "&"
-	case prev == "++" || prev == "--":
-		e.op = prev
-	case next == "++" || next == "--":
-		e.op = next
-	case isAssignOp(next):
-		e.op, e.rhs = next, rhsAt(toks, j+1)
-	case (next == ";" || next == "," || next == "[" || next == "") && declares(toks, i):
+	case csyntax.OpDeclare:
 		e.op = "decl"
 	default:
 		return e, false
 	}
+	toks := tokenizeExpr(o.Name)
+	written, j := readChain(toks, 0)
+	if o.Kind == csyntax.OpStore && j != len(toks) || len(written) > len(path) || !samePath(written, path[:len(written)]) {
+		return e, false
+	}
+	e.written, e.prefix = written, len(written) < len(path)
 	return e, true
-}
-
-// declares reports whether the name at toks[i] is declared there: a type
-// name or "*" precedes it, and only names, "*" and earlier declarators
-// ("int a[4], *v") come before it in the statement.
-func declares(toks []ctok, i int) bool {
-	if i == 0 {
-		return false
-	}
-	for _, t := range toks[:i] {
-		if !(t.ident && !isCKeyword(t.text) || t.num || t.text == "*" || t.text == "," || t.text == "[" || t.text == "]") {
-			return false
-		}
-	}
-	p := toks[i-1]
-	return p.ident || p.text == "*" || p.text == ","
-}
-
-// isAssignOp reports whether op is an assignment operator.
-func isAssignOp(op string) bool {
-	switch op {
-	case "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=":
-		return true
-	}
-	return false
-}
-
-// rhsAt is the right side of an assignment starting at toks[i]: up to a
-// top-level ",", ";" or an unbalanced closing bracket.
-func rhsAt(toks []ctok, i int) []ctok {
-	level := 0
-	for j := i; j < len(toks); j++ {
-		switch toks[j].text {
-		case "(", "[", "{":
-			level++
-		case ")", "]", "}":
-			if level == 0 {
-				return toks[i:j]
-			}
-			level--
-		case ",", ";":
-			if level == 0 {
-				return toks[i:j]
-			}
-		}
-	}
-	return toks[i:]
 }

@@ -41,8 +41,14 @@ type flowNode struct {
 	kind  flowKind
 	calls []callRef
 	kids  []*flowNode
-	// post are the calls of a do-while condition.
+	// post are the calls of a do-while condition; in a values build
+	// (flowBuilder.values) also a for loop's update clause.
 	post []callRef
+	// init are the refs of a for loop's initializer in a values build,
+	// where calls holds only the condition's.
+	init []callRef
+	// first and last are the 1-based lines the statement spans.
+	first, last int
 	// forever marks a loop whose condition is always true, a switch with
 	// a default label, and an #if with an #else.
 	forever bool
@@ -81,9 +87,14 @@ type callRef struct {
 	// maybe marks a ref in an operand that may not be evaluated (the right
 	// of && and ||, a branch of ?:).
 	maybe bool
-	args  []string // a call's argument texts
-	line  int      // 1-based line
-	end   uint     // byte offset of the expression's end (evaluation order)
+	// The values build (flowBuilder.values) adds two more: addr marks the
+	// address taken of name (the operand's text, "&cfg.baud"), decl a
+	// declarator without initializer (name the declared name).
+	addr, decl bool
+
+	args []string // a call's argument texts
+	line int      // 1-based line
+	end  uint     // byte offset of the expression's end (evaluation order)
 }
 
 // flowFunc is one function definition with its flow tree.
@@ -111,10 +122,10 @@ type flowKinds struct {
 	ppIf, ppIfdef, ppElse, ppElif, ppElifdef, comment, attributed,
 	call, identifier, binary, conditional, sizeOf, alignOf, offsetOf, paren,
 	number, trueLit, unary, fnDef, fnDecl, ptrDecl, parenDecl, attrDecl,
-	assign, update, initDecl uint16
+	assign, update, initDecl, pointerExpr uint16
 	// Field ids.
 	fBody, fCondition, fConsequence, fAlternative, fInitializer, fValue, fLabel,
-	fFunction, fArguments, fOperator, fLeft, fRight, fArgument, fDeclarator, fParameters uint16
+	fFunction, fArguments, fOperator, fLeft, fRight, fArgument, fDeclarator, fParameters, fUpdate uint16
 }
 
 func newFlowKinds(lang *ts.Language) *flowKinds {
@@ -134,12 +145,12 @@ func newFlowKinds(lang *ts.Language) *flowKinds {
 		trueLit: id("true"), unary: id("unary_expression"), fnDef: id("function_definition"),
 		fnDecl: id("function_declarator"), ptrDecl: id("pointer_declarator"), parenDecl: id("parenthesized_declarator"),
 		attrDecl: id("attributed_declarator"), assign: id("assignment_expression"), update: id("update_expression"),
-		initDecl: id("init_declarator"),
-		fBody:    field("body"), fCondition: field("condition"), fConsequence: field("consequence"),
+		initDecl: id("init_declarator"), pointerExpr: id("pointer_expression"),
+		fBody: field("body"), fCondition: field("condition"), fConsequence: field("consequence"),
 		fAlternative: field("alternative"), fInitializer: field("initializer"), fValue: field("value"),
 		fLabel: field("label"), fFunction: field("function"), fArguments: field("arguments"),
 		fOperator: field("operator"), fLeft: field("left"), fRight: field("right"), fArgument: field("argument"),
-		fDeclarator: field("declarator"), fParameters: field("parameters"),
+		fDeclarator: field("declarator"), fParameters: field("parameters"), fUpdate: field("update"),
 	}
 }
 
@@ -153,6 +164,11 @@ type flowBuilder struct {
 	// cur lists the children of nodes with many: indexing them one by one
 	// (NamedChild) costs time linear in the index.
 	cur *ts.TreeCursor
+	// values makes the build the one body.go exports: refs also record
+	// taken addresses, declarators without initializer and conditionally
+	// evaluated stores; a for loop keeps its initializer in init and its
+	// update in post; store and return texts leave comments out.
+	values bool
 }
 
 // named returns n's named children.
@@ -263,8 +279,17 @@ func (b *flowBuilder) funcDeclarator(d *ts.Node) *ts.Node {
 	return nil
 }
 
-// build converts one statement node.
+// build converts one statement node and records the lines it spans.
 func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
+	out := b.buildNode(n, depth)
+	if out.first == 0 {
+		out.first, out.last = int(n.StartPosition().Row)+1, int(n.EndPosition().Row)+1
+	}
+	return out
+}
+
+// buildNode converts one statement node.
+func (b *flowBuilder) buildNode(n *ts.Node, depth int) *flowNode {
 	k := b.k
 	if depth > maxFlowDepth || b.f.expired() {
 		return &flowNode{kind: flowError, jumps: true}
@@ -309,8 +334,13 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 			calls = b.calls(init)
 		}
 		cond := field(n, k.fCondition)
+		var init, post []callRef
+		if b.values {
+			init, calls, post = calls, nil, b.calls(field(n, k.fUpdate))
+		}
 		out = &flowNode{kind: flowLoop, calls: append(calls, b.calls(cond)...), forever: cond == nil || b.alwaysTrue(cond),
-			kids: []*flowNode{b.body(n, depth)}, line: int(n.StartPosition().Row) + 1, cond: b.condText(cond)}
+			kids: []*flowNode{b.body(n, depth)}, line: int(n.StartPosition().Row) + 1, cond: b.condText(cond),
+			init: init, post: post}
 	case k.doStmt:
 		cond := field(n, k.fCondition)
 		out = &flowNode{kind: flowDo, post: b.calls(cond), forever: b.alwaysTrue(cond), kids: []*flowNode{b.body(n, depth)},
@@ -327,6 +357,7 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 					out.forever = out.forever || value == nil
 					s := b.seq(&c, depth, value)
 					s.kind = flowCase
+					s.first, s.last = int(c.StartPosition().Row)+1, int(c.EndPosition().Row)+1
 					out.kids = append(out.kids, s)
 				default:
 					out.kids = append(out.kids, b.build(&c, depth))
@@ -346,7 +377,7 @@ func (b *flowBuilder) build(n *ts.Node, depth int) *flowNode {
 	case k.returnStmt:
 		out = &flowNode{kind: flowReturn, calls: b.calls(n), line: int(n.StartPosition().Row) + 1}
 		if v := b.lastStatement(n); v != nil {
-			out.cond = collapse(b.f.text(v))
+			out.cond = b.exprText(v)
 		}
 	case k.gotoStmt:
 		out = &flowNode{kind: flowGoto}
@@ -415,7 +446,8 @@ func (b *flowBuilder) seq(n *ts.Node, depth int, skip *ts.Node) *flowNode {
 		if i+1 < len(kids) && kids[i+1].KindId() == k.compound {
 			if args, ok := b.loopMacro(c); ok {
 				body := b.build(&kids[i+1], depth)
-				out.kids = append(out.kids, &flowNode{kind: flowLoop, calls: b.calls(args), kids: []*flowNode{body}, labels: body.labels})
+				out.kids = append(out.kids, &flowNode{kind: flowLoop, calls: b.calls(args), kids: []*flowNode{body}, labels: body.labels,
+					first: int(c.StartPosition().Row) + 1, last: body.last})
 				i++
 				continue
 			}
@@ -454,7 +486,7 @@ func (b *flowBuilder) loopMacro(n *ts.Node) (args *ts.Node, ok bool) {
 // the whole block may be compiled out).
 func (b *flowBuilder) preproc(n *ts.Node, depth int) *flowNode {
 	k := b.k
-	body := &flowNode{kind: flowSeq}
+	body := &flowNode{kind: flowSeq, first: int(n.StartPosition().Row) + 1, last: int(n.StartPosition().Row) + 1}
 	var alt *ts.Node
 	for _, c := range b.children(n) {
 		switch {
@@ -467,6 +499,7 @@ func (b *flowBuilder) preproc(n *ts.Node, depth int) *flowNode {
 	}
 	for _, kid := range body.kids {
 		body.labels = body.labels || kid.labels
+		body.last = kid.last
 	}
 	if n.KindId() == k.ppElse {
 		return body
@@ -525,6 +558,9 @@ func (b *flowBuilder) calls(n *ts.Node) []callRef {
 		it = stack[len(stack)-1]
 		x := it.node
 		stack = stack[:len(stack)-1]
+		if b.values {
+			out = b.valueRefs(x, it.maybe, out)
+		}
 		switch x.KindId() {
 		case k.call:
 			fn := field(x, k.fFunction)
@@ -645,13 +681,13 @@ func (b *flowBuilder) storeRef(x *ts.Node) (callRef, bool) {
 		if left == nil || right == nil || op == nil {
 			return r, false
 		}
-		r.name, r.op, r.value = collapse(b.f.text(left)), op.Kind(), collapse(b.f.text(right))
+		r.name, r.op, r.value = b.exprText(left), op.Kind(), b.exprText(right)
 	case k.update:
 		arg, op := field(x, k.fArgument), field(x, k.fOperator)
 		if arg == nil || op == nil {
 			return r, false
 		}
-		r.name, r.op = collapse(b.f.text(arg)), op.Kind()
+		r.name, r.op = b.exprText(arg), op.Kind()
 	case k.initDecl:
 		d, v := field(x, k.fDeclarator), field(x, k.fValue)
 		if d == nil || v == nil {
@@ -661,7 +697,7 @@ func (b *flowBuilder) storeRef(x *ts.Node) (callRef, bool) {
 		if s.name == nil {
 			return r, false
 		}
-		r.name, r.op, r.value = b.f.text(s.name), "=", collapse(b.f.text(v))
+		r.name, r.op, r.value = b.f.text(s.name), "=", b.exprText(v)
 	}
 	return r, r.name != ""
 }
