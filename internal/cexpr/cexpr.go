@@ -24,6 +24,29 @@ type Env struct {
 	Objects map[string]string
 	// Functions maps a name to a function-like macro.
 	Functions map[string]FuncMacro
+	// Types maps a typedef name to the type it stands for ("uint32_t",
+	// "unsigned long"), for casts; BuiltinTypes are known without one.
+	Types map[string]string
+}
+
+// BuiltinTypes are the SDK integer typedefs casts may name without the
+// code defining them (ILP32 targets: FreeRTOS on Cortex-M, Zephyr, ESP-IDF).
+func BuiltinTypes() map[string]string {
+	return map[string]string{
+		"TickType_t": "uint32_t", "BaseType_t": "long", "UBaseType_t": "unsigned long",
+		"StackType_t": "uint32_t", "EventBits_t": "uint32_t",
+		"k_ticks_t": "int64_t", "atomic_t": "long", "atomic_val_t": "long",
+		"esp_err_t": "int", "psa_key_id_t": "uint32_t", "psa_status_t": "int32_t",
+		"psa_algorithm_t": "uint32_t", "psa_key_usage_t": "uint32_t",
+		"ssize_t": "int", "off_t": "long", "time_t": "int64_t",
+		"gpio_pin_t": "uint8_t", "gpio_flags_t": "uint32_t", "gpio_port_pins_t": "uint32_t",
+		"uint_fast8_t": "uint32_t", "uint_fast16_t": "uint32_t", "uint_fast32_t": "uint32_t",
+		"int_fast8_t": "int32_t", "int_fast16_t": "int32_t", "int_fast32_t": "int32_t",
+		"uint_least8_t": "uint8_t", "uint_least16_t": "uint16_t", "uint_least32_t": "uint32_t",
+		"__u8": "uint8_t", "__u16": "uint16_t", "__u32": "uint32_t", "__u64": "uint64_t",
+		"__s8": "int8_t", "__s16": "int16_t", "__s32": "int32_t", "__s64": "int64_t",
+		"uintmax_t": "uint64_t", "intmax_t": "int64_t",
+	}
 }
 
 // maxDepth bounds macro expansion, so self-referring macros stop.
@@ -569,14 +592,91 @@ func (p *parser) castAt(i int) (ctype, int, bool) {
 	if j >= len(p.toks) || j+1 >= len(p.toks) {
 		return ctype{}, 0, false
 	}
+	words = p.resolveTypedefs(words)
 	if t, ok := floatType(words); ok && p.floats {
 		return t, j + 1, true
 	}
 	width, signed, ok := typeWidth(words)
-	if !ok {
-		return ctype{}, 0, false
+	if ok {
+		return ctype{width: width, signed: signed}, j + 1, true
 	}
-	return ctype{width: width, signed: signed}, j + 1, true
+	if p.unknownTypeCast(words, j+1) {
+		return ctype{}, j + 1, true // width unknown: the value is kept
+	}
+	return ctype{}, 0, false
+}
+
+// resolveTypedefs replaces typedef names among words by the words of the
+// types they stand for (the code's typedefs first, then BuiltinTypes),
+// a few levels deep.
+func (p *parser) resolveTypedefs(words []string) []string {
+	builtin := BuiltinTypes()
+	for depth := 0; depth < 8; depth++ {
+		changed := false
+		var out []string
+		for _, w := range words {
+			t, ok := p.env.Types[w]
+			if !ok {
+				t, ok = builtin[w]
+			}
+			if ok && t != w {
+				out = append(out, strings.Fields(strings.NewReplacer("*", " * ").Replace(t))...)
+				changed = true
+				continue
+			}
+			out = append(out, w)
+		}
+		words = out
+		if !changed {
+			break
+		}
+	}
+	return words
+}
+
+// unknownTypeCast reports "(name)operand" where name is one identifier (with
+// const or volatile) that names nothing the expression can evaluate — no
+// macro, constant or function-like macro — followed by the start of an
+// operand: in C that is a cast to a type the code declares elsewhere.
+func (p *parser) unknownTypeCast(words []string, next int) bool {
+	var name string
+	for _, w := range words {
+		switch {
+		case w == "const" || w == "volatile":
+		case name == "" && isIdent(w):
+			name = w
+		default:
+			return false
+		}
+	}
+	if name == "" || next >= len(p.toks) {
+		return false
+	}
+	switch name {
+	case "float", "double", "void", "char", "short", "int", "long", "signed", "unsigned", "struct", "union", "enum", "sizeof":
+		return false // C's own types: read by typeWidth and floatType or refused
+	}
+	if _, ok := p.env.Objects[name]; ok {
+		return false
+	}
+	if _, ok := p.env.Functions[name]; ok {
+		return false
+	}
+	t := p.toks[next]
+	return t.kind == tNum || t.kind == tIdent || (t.kind == tOp && t.text == "(")
+}
+
+func isIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) primary() (Num, error) {

@@ -86,6 +86,8 @@ func floatType(words []string) (ctype, bool) {
 // fails when the result does not fit the type.
 func castNum(v Num, t ctype) (Num, error) {
 	switch {
+	case !t.float && t.width == 0:
+		return v, nil // a type of unknown width: keep the value
 	case t.float:
 		return FloatNum(v.Float64(), t.f32), nil
 	case !v.Float:

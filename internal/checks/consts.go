@@ -42,6 +42,14 @@ func constEnv(f *csyntax.File, function string) cexpr.Env {
 			env.Objects[m.Name] = m.Value
 		}
 	}
+	env.Types = map[string]string{}
+	if ms, err := f.Query("(type_definition type: (_) @type declarator: (type_identifier) @name)"); err == nil {
+		for _, m := range ms {
+			if len(m.Captures["type"]) > 0 && len(m.Captures["name"]) > 0 {
+				env.Types[m.Captures["name"][0].Text] = m.Captures["type"][0].Text
+			}
+		}
+	}
 	if ms, err := f.Query("(enumerator_list) @list"); err == nil {
 		for _, m := range ms {
 			for _, c := range m.Captures["list"] {

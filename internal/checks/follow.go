@@ -95,7 +95,7 @@ func (fw *follower) env(fn string) cexpr.Env {
 		return base
 	}
 	return fw.f.Memo("c.eval_int env "+fn, func() any {
-		env := cexpr.Env{Objects: maps.Clone(base.Objects), Functions: base.Functions}
+		env := cexpr.Env{Objects: maps.Clone(base.Objects), Functions: base.Functions, Types: base.Types}
 		for _, d := range locals {
 			env.Objects[d.Name] = d.Init
 		}
