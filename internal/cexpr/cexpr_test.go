@@ -162,15 +162,15 @@ func TestEvalNum(t *testing.T) {
 func TestCastsToTypedefs(t *testing.T) {
 	env := Env{Objects: map[string]string{"pdTRUE": "((BaseType_t)1)", "LIMIT": "300"}, Types: map[string]string{"my_u8": "unsigned char", "reg_t": "my_u8"}}
 	for expr, want := range map[string]int64{
-		"(UBaseType_t)pdTRUE":      1,
-		"(psa_key_id_t)0x10001":    0x10001,
-		"(TickType_t)(LIMIT * 2)":  600,
-		"(my_u8)LIMIT":             44,
-		"(reg_t)LIMIT":             44,
-		"(app_id_t)0x1234":         0x1234, // declared elsewhere: width unknown, value kept
-		"(const app_id_t)7":        7,
-		"(LIMIT) - 1":              299,
-		"(LIMIT)*2":                600,
+		"(UBaseType_t)pdTRUE":     1,
+		"(psa_key_id_t)0x10001":   0x10001,
+		"(TickType_t)(LIMIT * 2)": 600,
+		"(my_u8)LIMIT":            44,
+		"(reg_t)LIMIT":            44,
+		"(app_id_t)0x1234":        0x1234, // declared elsewhere: width unknown, value kept
+		"(const app_id_t)7":       7,
+		"(LIMIT) - 1":             299,
+		"(LIMIT)*2":               600,
 	} {
 		v, err := EvalValue(expr, env)
 		require.NoError(t, err, expr)

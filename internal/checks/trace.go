@@ -59,18 +59,24 @@ func unpackDepth(b *starlark.Builtin, v starlark.Value) (int, error) {
 	return d, nil
 }
 
-// traceBuiltin is c.trace(code, function, depth=6).
+// traceBuiltin is c.trace(code, function, depth=6, stop=None).
 func traceBuiltin() builtinFunc {
 	calls, loadErr := halting.Default()
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code, function string
-		var depthV starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "depth?", &depthV); err != nil {
+		var depthV, stopV starlark.Value = starlark.None, starlark.None
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "depth?", &depthV, "stop?", &stopV); err != nil {
 			return nil, err
 		}
 		depth, err := unpackDepth(b, depthV)
 		if err != nil {
 			return nil, err
+		}
+		var stop []string
+		if stopV != starlark.None {
+			if stop, err = names(b, "stop", stopV); err != nil {
+				return nil, err
+			}
 		}
 		if loadErr != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), loadErr)
@@ -80,7 +86,7 @@ func traceBuiltin() builtinFunc {
 		if err != nil || f == nil {
 			return starlark.NewList(nil), err
 		}
-		evs := f.Trace(function, depth, calls)
+		evs := f.Trace(function, depth, calls, stop...)
 		if f.Interrupted() {
 			return nil, st.timeLimit()
 		}

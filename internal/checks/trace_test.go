@@ -35,6 +35,8 @@ func TestTraceBuiltin(t *testing.T) {
 		evalExpr(t, `[(e.kind, e.name, e.op, e.value) for e in c.trace(code, "main") if e.kind == "store"]`, traceFixture))
 	assert.Equal(t, `[]`, evalExpr(t, `c.trace(code, "nothing")`, traceFixture))
 	assert.Equal(t, `["bump"]`, evalExpr(t, `[e.name for e in c.trace(code, "main", depth = 0) if e.kind == "call" and e.name == "bump"]`, traceFixture))
+	assert.Equal(t, `[("bump", False)]`, evalExpr(t, `[(e.name, e.entered) for e in c.trace(code, "main", stop = ["bump"]) if e.name == "bump"]`, traceFixture))
+	assert.Equal(t, `0`, evalExpr(t, `len([e for e in c.trace(code, "main", stop = "bump") if e.via])`, traceFixture))
 }
 
 func TestEntryPointsBuiltin(t *testing.T) {

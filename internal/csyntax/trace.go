@@ -61,14 +61,18 @@ type Event struct {
 // (recursion) is not entered again. In an entered helper's events, the
 // helper's parameters are replaced by the call's argument texts. Branches
 // and loops appear as markers around their events; both branches of an if
-// are listed. Nil when function is not defined.
-func (f *File) Trace(function string, depth int, calls *HaltingCalls) []Event {
+// are listed. Functions named in stop are not entered. Nil when function is
+// not defined.
+func (f *File) Trace(function string, depth int, calls *HaltingCalls, stop ...string) []Event {
 	t := f.flow(calls)
 	if t == nil || len(t.byName[function]) == 0 {
 		return nil
 	}
 	depth = min(max(depth, 0), MaxTraceDepth)
-	w := &traceWalk{t: t, max: depth, active: map[*flowFunc]bool{}}
+	w := &traceWalk{t: t, max: depth, active: map[*flowFunc]bool{}, stop: map[string]bool{}}
+	for _, s := range stop {
+		w.stop[s] = true
+	}
 	w.enter(t.byName[function][0], nil, nil)
 	if f.Interrupted() {
 		return nil
@@ -81,6 +85,7 @@ type traceWalk struct {
 	t      *flowTable
 	max    int
 	active map[*flowFunc]bool
+	stop   map[string]bool
 	out    []Event
 	full   bool
 }
@@ -151,7 +156,7 @@ func (w *traceWalk) ops(fr *frame, refs []callRef) {
 			}
 			e := Event{Kind: "call", Name: r.name, Args: args, Line: r.line, Pointer: r.pointer, Maybe: r.maybe}
 			var callee *flowFunc
-			if !r.pointer && !fr.fn.vars[r.name] {
+			if !r.pointer && !fr.fn.vars[r.name] && !w.stop[r.name] {
 				if defs := w.t.byName[r.name]; len(defs) > 0 && len(fr.via) < w.max && !w.active[defs[0]] {
 					callee = defs[0]
 					e.Entered = true

@@ -419,3 +419,30 @@ void c(int x) { if (x || clock_on()) { write_reg(); } }
 	assert.Equal(t, No, c.Verdict, "x true skips clock_on")
 	assert.Equal(t, No, f.NeverReturns("a", nil))
 }
+
+func TestPathQuestionsOnStoresAndAssembly(t *testing.T) {
+	f := parse(t, `
+static void relocate(void) {
+	copy_table();
+	SCB->VTOR = (uint32_t)&ram_table;
+	__asm volatile ("dsb 0xF" ::: "memory");
+	__asm volatile ("isb");
+}
+static void early(void) { SCB -> VTOR = 0x20000000; copy_table(); }
+void boot(void) { relocate(); }
+void bad_boot(void) { early(); }
+void sleep_safe(void) { __asm volatile ("cpsid i"); if (!pending()) { __asm volatile ("wfi"); } __asm volatile ("cpsie i"); }
+`)
+	ok := f.HappensBefore("boot", []string{"copy_table"}, []string{"store:SCB->VTOR"}, 4, nil)
+	assert.Equal(t, Yes, ok.Verdict)
+	assert.Equal(t, 1, ok.Reached)
+	bad := f.HappensBefore("bad_boot", []string{"copy_table"}, []string{"store: SCB->VTOR"}, 4, nil)
+	assert.Equal(t, No, bad.Verdict, "white space in the target does not matter")
+	barrier := f.HappensBefore("boot", []string{"store:SCB->VTOR"}, []string{"asm:isb"}, 4, nil)
+	assert.Equal(t, Yes, barrier.Verdict)
+	masked := f.HappensBefore("sleep_safe", []string{"asm:CPSID I"}, []string{"asm:wfi"}, 4, nil)
+	assert.Equal(t, Yes, masked.Verdict)
+	assert.Equal(t, 1, masked.Reached)
+	unmasked := f.Released("sleep_safe", []string{"asm:cpsid"}, []string{"asm:cpsie"}, 4, nil)
+	assert.Equal(t, Yes, unmasked.Verdict)
+}

@@ -39,18 +39,23 @@ type PathAnswer struct {
 
 // HappensBefore answers, from the entry function: does every path that
 // reaches a call to one of then pass a call to one of first before it?
+// Besides call names, both lists may hold "store:<target>" (a store to
+// target, its text as written, white space ignored: "store:SCB->VTOR") and
+// "asm:<text>" (an inline assembly statement whose template starts with
+// text: "asm:cpsid i", "asm:wfi").
 // Helpers the file defines are entered at every call (up to depth deep);
 // a call to a name in first or then counts as such even when the file
 // defines it. Conditions are not evaluated: both branches of every if are
 // paths. Reached is 0 (and the verdict Yes) when no path calls then.
 func (f *File) HappensBefore(entry string, first, then []string, depth int, calls *HaltingCalls) PathAnswer {
 	m := newMachine()
+	m.events(first, then)
 	for _, n := range first {
-		m.move[n] = to(1)
+		m.move[eventKey(n)] = to(1)
 	}
 	for _, n := range then {
-		m.check[n] |= 1 << 0
-		m.count[n] = true
+		m.check[eventKey(n)] |= 1 << 0
+		m.count[eventKey(n)] = true
 	}
 	return f.typestate(entry, m, depth, calls)
 }
@@ -65,18 +70,19 @@ func (f *File) HappensBefore(entry string, first, then []string, depth int, call
 // whether every returning path calls release at all.
 func (f *File) Released(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
 	m := newMachine()
+	m.events(acquire, release)
 	m.exitBad = 1 << 1
 	if len(acquire) == 0 {
 		m.start, m.countExits = 1, true
 	}
 	m.acquire, m.release, m.failed = map[string]bool{}, map[string]bool{}, to(0)
 	for _, n := range acquire {
-		m.move[n] = to(1)
-		m.count[n] = true
+		m.move[eventKey(n)] = to(1)
+		m.count[eventKey(n)] = true
 		m.acquire[n] = true
 	}
 	for _, n := range release {
-		m.move[n] = to(0)
+		m.move[eventKey(n)] = to(0)
 		m.release[n] = true
 	}
 	return f.typestate(entry, m, depth, calls)
@@ -102,6 +108,10 @@ type machine struct {
 	// IS_ERR(p)…) failed moves the paths.
 	acquire, release map[string]bool
 	failed           *transition
+	// stores and asms are the event names of the question that are not
+	// calls ("store:VTOR", "asm:cpsid i"), filled by newEvents.
+	stores map[string]bool
+	asms   []string
 	// count are the calls whose sites PathAnswer.Reached counts;
 	// countExits counts the entry point's returns instead.
 	count      map[string]bool
@@ -109,7 +119,31 @@ type machine struct {
 }
 
 func newMachine() *machine {
-	return &machine{move: map[string]*transition{}, check: map[string]uint8{}, checkUse: map[string]uint8{}, count: map[string]bool{}}
+	return &machine{move: map[string]*transition{}, check: map[string]uint8{}, checkUse: map[string]uint8{}, count: map[string]bool{},
+		stores: map[string]bool{}}
+}
+
+// events notes the store and asm event names among names.
+func (m *machine) events(names ...[]string) {
+	for _, list := range names {
+		for _, n := range list {
+			switch {
+			case strings.HasPrefix(n, "store:"):
+				m.stores["store:"+squeeze(strings.TrimPrefix(n, "store:"))] = true
+			case strings.HasPrefix(n, "asm:"):
+				m.asms = append(m.asms, n)
+			}
+		}
+	}
+}
+
+// eventKey is the name a question uses for n: a store event's target with
+// its white space collapsed, other names as they are.
+func eventKey(n string) string {
+	if strings.HasPrefix(n, "store:") {
+		return "store:" + squeeze(strings.TrimPrefix(n, "store:"))
+	}
+	return n
 }
 
 // transition maps each state to the state a call moves it to.
@@ -306,6 +340,9 @@ func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
 // op applies one ref to the paths in.
 func (w *tsWalk) op(fr *tsFrame, r callRef, in pstate) pstate {
 	m := w.m
+	if name := w.eventName(r); name != "" {
+		return w.event(fr, r, name, in)
+	}
 	switch {
 	case r.store:
 		if m.failed != nil && !r.maybe {
@@ -330,21 +367,57 @@ func (w *tsWalk) op(fr *tsFrame, r callRef, in pstate) pstate {
 		}
 		return in
 	}
-	if m.count[r.name] && !r.pointer {
-		w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
-	}
-	if bad, ok := m.check[r.name]; ok && !r.pointer {
-		if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
-			w.record(fr, r.line, r.name, b)
+	if !r.pointer {
+		if _, named := m.move[r.name]; named {
+			return w.event(fr, r, r.name, in)
+		}
+		if _, named := m.check[r.name]; named {
+			return w.event(fr, r, r.name, in)
+		}
+		if m.count[r.name] {
+			w.reached[siteKey{fr.fn.name, r.line, r.name}] = true
 		}
 	}
-	if t, ok := m.move[r.name]; ok && !r.pointer {
+	return w.call(fr, r, in)
+}
+
+// event applies a ref that is one of the question's events, by name: it is
+// counted, checked and makes its move.
+func (w *tsWalk) event(fr *tsFrame, r callRef, name string, in pstate) pstate {
+	m := w.m
+	if m.count[name] {
+		w.reached[siteKey{fr.fn.name, r.line, name}] = true
+	}
+	if bad, ok := m.check[name]; ok {
+		if b := (pstate{in.def & bad, in.unk & bad}); !b.empty() {
+			w.record(fr, r.line, name, b)
+		}
+	}
+	if t, ok := m.move[name]; ok {
 		return pstate{t.apply(in.def), t.apply(in.unk)}
 	}
-	if _, ok := m.check[r.name]; ok && !r.pointer {
-		return in
+	return in
+}
+
+// eventName is the event name a store or an assembly statement answers to
+// in the question, or "": "store:<target>" for a store to target (its text,
+// whitespace collapsed), "asm:<text>" for an assembly statement whose
+// template starts with text (case and whitespace ignored).
+func (w *tsWalk) eventName(r callRef) string {
+	switch {
+	case r.store && len(w.m.stores) > 0:
+		if name := "store:" + squeeze(r.name); w.m.stores[name] {
+			return name
+		}
+	case r.asm && len(w.m.asms) > 0:
+		t := strings.ToLower(collapse(r.value))
+		for _, name := range w.m.asms {
+			if strings.HasPrefix(t, strings.ToLower(collapse(strings.TrimPrefix(name, "asm:")))) {
+				return name
+			}
+		}
 	}
-	return w.call(fr, r, in)
+	return ""
 }
 
 // call applies one call that is not part of the property.
