@@ -174,6 +174,9 @@ func (fw *follower) substitute(toks []ctok, env cexpr.Env, fn string, line, dept
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		_, isConst := env.Objects[t.text]
+		if isConst && i+1 < len(toks) && (toks[i+1].text == "." || toks[i+1].text == "->") {
+			isConst = false // a member of a const struct: followed like any variable's
+		}
 		if !t.ident || isConst && (self == nil || self.path[0] != t.text) || i > 0 && (toks[i-1].text == "." || toks[i-1].text == "->") {
 			b.WriteString(t.text + " ")
 			i++
@@ -494,7 +497,21 @@ func designated(init string, path []string) (string, bool) {
 		return "", false
 	}
 	text, found := "", false
-	for _, item := range csyntax.SplitArgs(s[1 : len(s)-1]) {
+	items := csyntax.SplitArgs(s[1 : len(s)-1])
+	// Members an initializer list does not name are zero (C11 6.7.9 §21),
+	// when no positional item leaves the mapping to members in doubt: "{}",
+	// "{0}", or designators only.
+	zeroRest := true
+	for i, item := range items {
+		item = strings.TrimSpace(item)
+		if !strings.HasPrefix(item, ".") && !(len(items) == 1 && i == 0 && (item == "0" || item == "")) {
+			zeroRest = false
+		}
+	}
+	if zeroRest {
+		text, found = "0", true
+	}
+	for _, item := range items {
 		name, value, ok := strings.Cut(item, "=")
 		name = strings.TrimSpace(name)
 		if !ok || !strings.HasPrefix(name, ".") {

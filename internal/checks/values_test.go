@@ -436,3 +436,21 @@ func TestValueBuiltinsStopAtTheTimeLimit(t *testing.T) {
 	_, err := bounded(t, rt, s, indent(`n = c.eval(code, "b", function = "f1")`), code.String())
 	require.ErrorContains(t, err, "exceeded the time limit of 1s")
 }
+
+func TestEvalIntZeroInitialisedMembers(t *testing.T) {
+	code := `
+#define TIM_ICPOLARITY_FALLING 0x2U
+typedef struct { unsigned ICPolarity; unsigned ICFilter; } TIM_IC_InitTypeDef;
+struct gs { int a; int b; };
+static struct gs g = { .a = 5 };
+static struct gs h = { 1, 2 };
+void setup(void) {
+	const TIM_IC_InitTypeDef rising = { .ICPolarity = TIM_ICPOLARITY_FALLING };
+	TIM_IC_InitTypeDef cfg = {0};
+	TIM_IC_InitTypeDef z = {};
+	cfg.ICPolarity = 2;
+	use(&rising, &cfg, &z);
+}
+`
+	require.Equal(t, "[2, 0, 0, 2, 0, 0, 5, None]", evalExpr(t, `[c.eval_int(code, "rising.ICPolarity", function = "setup"), c.eval_int(code, "rising.ICFilter", function = "setup"), c.eval_int(code, "cfg.ICFilter", function = "setup", line = 11), c.eval_int(code, "cfg.ICPolarity", function = "setup", line = 12), c.eval_int(code, "z.ICFilter", function = "setup", line = 12), c.eval_int(code, "g.b"), c.eval_int(code, "g.a"), c.eval_int(code, "h.b")]`, code))
+}
