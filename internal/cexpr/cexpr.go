@@ -592,6 +592,7 @@ func (p *parser) castAt(i int) (ctype, int, bool) {
 	if j >= len(p.toks) || j+1 >= len(p.toks) {
 		return ctype{}, 0, false
 	}
+	single := j == i+2 && p.toks[i+1].kind == tIdent // "(name)"
 	words = p.resolveTypedefs(words)
 	if t, ok := floatType(words); ok && p.floats {
 		return t, j + 1, true
@@ -600,7 +601,7 @@ func (p *parser) castAt(i int) (ctype, int, bool) {
 	if ok {
 		return ctype{width: width, signed: signed}, j + 1, true
 	}
-	if p.unknownTypeCast(words, j+1) {
+	if single && p.unknownTypeCast(words[0], j+1) {
 		return ctype{}, j + 1, true // width unknown: the value is kept
 	}
 	return ctype{}, 0, false
@@ -634,27 +635,17 @@ func (p *parser) resolveTypedefs(words []string) []string {
 	return words
 }
 
-// unknownTypeCast reports "(name)operand" where name is one identifier (with
-// const or volatile) that names nothing the expression can evaluate — no
-// macro, constant or function-like macro — followed by the start of an
-// operand: in C that is a cast to a type the code declares elsewhere.
-func (p *parser) unknownTypeCast(words []string, next int) bool {
-	var name string
-	for _, w := range words {
-		switch {
-		case w == "const" || w == "volatile":
-		case name == "" && isIdent(w):
-			name = w
-		default:
-			return false
-		}
-	}
-	if name == "" || next >= len(p.toks) {
+// unknownTypeCast reports "(name)operand" where name names nothing the
+// expression can evaluate — no macro, constant or function-like macro —
+// and is followed by the start of an operand: in C that is a cast to a type
+// the code declares elsewhere.
+func (p *parser) unknownTypeCast(name string, next int) bool {
+	if next >= len(p.toks) {
 		return false
 	}
 	switch name {
-	case "float", "double", "void", "char", "short", "int", "long", "signed", "unsigned", "struct", "union", "enum", "sizeof":
-		return false // C's own types: read by typeWidth and floatType or refused
+	case "float", "double", "void", "char", "short", "int", "long", "signed", "unsigned", "struct", "union", "enum", "sizeof", "const", "volatile":
+		return false // C's own words: read by typeWidth and floatType or refused
 	}
 	if _, ok := p.env.Objects[name]; ok {
 		return false
@@ -664,19 +655,6 @@ func (p *parser) unknownTypeCast(words []string, next int) bool {
 	}
 	t := p.toks[next]
 	return t.kind == tNum || t.kind == tIdent || (t.kind == tOp && t.text == "(")
-}
-
-func isIdent(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 func (p *parser) primary() (Num, error) {

@@ -329,7 +329,7 @@ func functionValue(text string) string {
 		case strings.HasPrefix(s, "&"):
 			s = strings.TrimSpace(s[1:])
 			continue
-		case strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && balanced(s[1:len(s)-1]):
+		case strings.HasPrefix(s, "(") && closing(s) == len(s)-1:
 			s = strings.TrimSpace(s[1 : len(s)-1])
 			continue
 		case strings.HasPrefix(s, "("):
@@ -360,21 +360,4 @@ func closing(s string) int {
 		}
 	}
 	return -1
-}
-
-// balanced reports whether s's parentheses pair up.
-func balanced(s string) bool {
-	d := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			d++
-		case ')':
-			d--
-			if d < 0 {
-				return false
-			}
-		}
-	}
-	return d == 0
 }

@@ -460,6 +460,24 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, in pstate) pstat
 	return out
 }
 
+// fixLoop evaluates a loop body from head until the paths that come round
+// again (back of the body's outcome) add nothing: it returns the body's
+// last outcome, the loop head's paths and the paths that came round.
+func (w *tsWalk) fixLoop(fr *tsFrame, body *flowNode, head pstate, back func(tsOut) pstate) (tsOut, pstate, pstate) {
+	var o tsOut
+	var round pstate
+	for i := 0; i < maxFixpoint; i++ {
+		o = w.eval(fr, body, head)
+		round = back(o)
+		next := head.join(round)
+		if next == head {
+			break
+		}
+		head = next
+	}
+	return o, head, round
+}
+
 // eval returns how the paths in that enter n leave it.
 func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 	if n == nil {
@@ -503,32 +521,13 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 		o.merge(w.eval(fr, n.kids[1], elseIn))
 	case flowLoop:
 		head := w.ops(fr, n.calls, in)
-		var body tsOut
-		for round := 0; round < maxFixpoint; round++ {
-			body = w.eval(fr, n.kids[0], head)
-			next := head.join(w.ops(fr, n.calls, body.fall.join(body.cont)))
-			if next == head {
-				break
-			}
-			head = next
-		}
+		body, head, _ := w.fixLoop(fr, n.kids[0], head, func(b tsOut) pstate { return w.ops(fr, n.calls, b.fall.join(b.cont)) })
 		o.ret, o.fall = body.ret, body.brk
 		if !n.forever {
 			o.fall = o.fall.join(head)
 		}
 	case flowDo:
-		head := in
-		var body tsOut
-		var back pstate
-		for round := 0; round < maxFixpoint; round++ {
-			body = w.eval(fr, n.kids[0], head)
-			back = w.ops(fr, n.post, body.fall.join(body.cont))
-			next := head.join(back)
-			if next == head {
-				break
-			}
-			head = next
-		}
+		body, _, back := w.fixLoop(fr, n.kids[0], in, func(b tsOut) pstate { return w.ops(fr, n.post, b.fall.join(b.cont)) })
 		o.ret, o.fall = body.ret, body.brk
 		if !n.forever {
 			o.fall = o.fall.join(back)

@@ -31,13 +31,13 @@ func TestDefault(t *testing.T) {
 
 func TestLoadRejects(t *testing.T) {
 	tests := map[string]string{
-		"":                          "empty document",
-		"- a\n":                     "t.yaml:1: want a mapping with key calls",
+		"":                          "t.yaml: want a mapping with keys calls",
+		"- a\n":                     "t.yaml: want a mapping with keys calls",
 		"names: []\n":               `t.yaml:1: unknown top-level key "names" (want calls)`,
 		"calls: []\ncalls: []\n":    "duplicate top-level key calls",
 		"calls: {}\n":               "t.yaml:1: calls: want a list",
-		"calls:\n  - abort\n":       "t.yaml:2: calls[0]: want a mapping with keys name and source",
-		"calls:\n  - name: abort\n": "t.yaml:2: calls[0]: abort has no source",
+		"calls:\n  - abort\n":       "t.yaml:2: calls[0]: want a mapping {name, source}",
+		"calls:\n  - name: abort\n": "t.yaml:2: calls[0]: missing source",
 		"calls:\n  - name: k panic\n    source: x\n":                       `calls[0]: name "k panic" is not a C identifier`,
 		"calls:\n  - name: [a]\n    source: x\n":                           "t.yaml:2: calls[0]: name must be a string",
 		"calls:\n  - name: a\n    source: x\n    kind: y\n":                `t.yaml:4: calls[0]: unknown key "kind" (allowed: name, source)`,
