@@ -233,7 +233,9 @@ type EntryPoint struct {
 	// Name is the function.
 	Name string
 	// Kind is "main", "handler" (named like a vector-table handler:
-	// *_IRQHandler, *_Handler, *_IRQn_Handler, *_isr), the kind the
+	// *_IRQHandler, *_Handler, *_IRQn_Handler, *_isr), "isr" for an STM32
+	// HAL callback the application defines (HAL_*Callback, called by the
+	// HAL's interrupt handlers; Via "HAL IRQ handler"), the kind the
 	// registering API has in the EntryKinds ("isr", "thread", "work",
 	// "timer", "init", "callback" …), or "callback" for an API the
 	// vocabulary does not know.
@@ -250,7 +252,10 @@ type EntryPoint struct {
 // it is given becomes.
 type EntryKinds map[string]string
 
-var handlerName = regexp.MustCompile(`(_IRQHandler|_Handler|_IRQn_Handler|_isr|_ISR)$`)
+var (
+	handlerName = regexp.MustCompile(`(_IRQHandler|_Handler|_IRQn_Handler|_isr|_ISR)$`)
+	halCallback = regexp.MustCompile(`^HAL_\w+Callback$`)
+)
 
 // EntryPoints finds the file's entry points, in source order of their
 // definitions (a function registered twice is listed once per
@@ -282,6 +287,9 @@ func (f *File) EntryPoints(kinds EntryKinds) []EntryPoint {
 			out = append(out, EntryPoint{Name: fn.Name, Kind: "main", Line: fn.Line})
 		case handlerName.MatchString(fn.Name) && !fn.Static:
 			out = append(out, EntryPoint{Name: fn.Name, Kind: "handler", Line: fn.Line})
+		case halCallback.MatchString(fn.Name) && !fn.Static:
+			// STM32 HAL's weak callbacks, which its IRQ handlers call.
+			out = append(out, EntryPoint{Name: fn.Name, Kind: "isr", Via: "HAL IRQ handler", Line: fn.Line})
 		}
 	}
 	for _, c := range f.Calls("") {

@@ -446,3 +446,35 @@ void sleep_safe(void) { __asm volatile ("cpsid i"); if (!pending()) { __asm vola
 	unmasked := f.Released("sleep_safe", []string{"asm:cpsid"}, []string{"asm:cpsie"}, 4, nil)
 	assert.Equal(t, Yes, unmasked.Verdict)
 }
+
+func TestReleasedReadsSDKSuccessValues(t *testing.T) {
+	f := parse(t, `
+esp_err_t add(void) {
+	esp_err_t err = spi_bus_initialize(HOST, &cfg, SPI_DMA_CH_AUTO);
+	if (err != ESP_OK) {
+		return err;
+	}
+	err = spi_bus_add_device(HOST, &dev, &h);
+	if (err != ESP_OK) {
+		spi_bus_free(HOST);
+		return err;
+	}
+	spi_bus_free(HOST);
+	return ESP_OK;
+}
+int take(void) {
+	BaseType_t got = xSemaphoreTake(lock, pdMS_TO_TICKS(10));
+	if (got == pdTRUE) {
+		work();
+		xSemaphoreGive(lock);
+	}
+	return 0;
+}
+void HAL_UART_TxCpltCallback(UART_HandleTypeDef *h) { done = 1; }
+`)
+	assert.Equal(t, Yes, f.Released("add", []string{"spi_bus_initialize"}, []string{"spi_bus_free"}, 4, nil).Verdict)
+	assert.Equal(t, Yes, f.Released("take", []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, 4, nil).Verdict)
+	eps := f.EntryPoints(nil)
+	require.Len(t, eps, 1)
+	assert.Equal(t, EntryPoint{Name: "HAL_UART_TxCpltCallback", Kind: "isr", Via: "HAL IRQ handler", Line: 23}, eps[0])
+}

@@ -643,7 +643,8 @@ func calleeOf(value string) string {
 // failureTest reads an if condition that tests a tracked variable for
 // failure: it returns the variable and whether the condition is true when
 // the acquisition failed. Handles fail as v < 0, v == -1, v == NULL, !v,
-// v == 0, IS_ERR(v); status codes as v < 0, v != 0, v. likely()/unlikely()
+// v == 0, IS_ERR(v); status codes as v < 0, v != 0, v, and v != (or ==)
+// an SDK's success value (ESP_OK, HAL_OK, pdPASS, pdTRUE, PSA_SUCCESS). likely()/unlikely()
 // are looked through; conditions joined by && or || are not read.
 func failureTest(cond string, handles map[string]bool) (string, bool, bool) {
 	if len(handles) == 0 {
@@ -761,6 +762,14 @@ func failedComparison(op, k string, handle bool) (failed, ok bool) {
 			return true, true
 		case "!=":
 			return false, true
+		}
+	case "ESP_OK", "HAL_OK", "pdPASS", "pdTRUE", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
+		// A status compared with its SDK's success value.
+		switch op {
+		case "==":
+			return false, !handle
+		case "!=":
+			return true, !handle
 		}
 	}
 	return false, false

@@ -121,7 +121,9 @@ func copyTree(t interface {
 // case passes, every check is defended by a must_fail negative, and every case
 // ships an accepted variant that passes and is not a near-copy of the reference.
 func TestBundledCorpusValidates(t *testing.T) {
-	rep, err := Run(context.Background(), Options{CasesDir: "../../cases"})
+	// The corpus policy: every check quotes its requirement, every check is
+	// defended by a must_fail negative.
+	rep, err := Run(context.Background(), Options{CasesDir: "../../cases", RequireRequirements: true})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Cases)
 	for _, c := range rep.Cases {
@@ -135,6 +137,7 @@ func TestBundledCorpusValidates(t *testing.T) {
 		require.NotNil(t, c.Coverage, c.ID)
 		require.Empty(t, c.Coverage.Undefended, "%s: checks no negative defends", c.ID)
 		require.NotEmpty(t, c.Variants, "%s: no accepted variant", c.ID)
+		require.Equal(t, c.ChecksTotal, c.ChecksWithRequirement, "%s: checks without a requirement", c.ID)
 	}
 	require.Empty(t, rep.Problems)
 }
