@@ -20,8 +20,8 @@ func traceBuiltins() map[string]builtinFunc {
 	return map[string]builtinFunc{
 		"entry_points":   entryPointsBuiltin(),
 		"trace":          traceBuiltin(),
-		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore),
-		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released),
+		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore, nil),
+		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released, (*csyntax.File).ReleasedEvenIfFailed),
 		"isr_shared":     isrSharedBuiltin(),
 	}
 }
@@ -140,19 +140,28 @@ func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error
 }
 
 // pathBuiltin is c.happens_before(code, first, then, entry=None, depth=6)
-// or c.released(code, acquire, release, entry=None, depth=6): a
+// or c.released(code, acquire, release, entry=None, depth=6,
+// failures=True) (askEvenIfFailed answers failures=False): a
 // struct(verdict, reached, sites) over the entry point, or over every
 // entry point of the code when entry is None.
-func pathBuiltin(first, second string, ask pathQuestion) builtinFunc {
+func pathBuiltin(first, second string, ask, askEvenIfFailed pathQuestion) builtinFunc {
 	calls, loadErr := halting.Default()
 	kinds, kindsErr := entrypoints.Default()
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code string
 		var av, bv starlark.Value
 		var entryV, depthV starlark.Value = starlark.None, starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, first, &av, second, &bv,
-			"entry?", &entryV, "depth?", &depthV); err != nil {
+		failures := true
+		pairs := []any{"code", &code, first, &av, second, &bv, "entry?", &entryV, "depth?", &depthV}
+		if askEvenIfFailed != nil {
+			pairs = append(pairs, "failures?", &failures)
+		}
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, pairs...); err != nil {
 			return nil, err
+		}
+		question := ask
+		if !failures {
+			question = askEvenIfFailed
 		}
 		as, err := names(b, first, av)
 		if err != nil {
@@ -195,7 +204,7 @@ func pathBuiltin(first, second string, ask pathQuestion) builtinFunc {
 			total.Verdict = csyntax.Unknown
 		}
 		for _, e := range entries {
-			a := ask(f, e, as, bs, depth, calls)
+			a := question(f, e, as, bs, depth, calls)
 			if f.Interrupted() {
 				return nil, st.timeLimit()
 			}

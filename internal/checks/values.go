@@ -17,6 +17,7 @@ func valueBuiltins() map[string]builtinFunc {
 		"eval":       withExpr(evalFollowing),
 		"expand":     withExpr(expandBuiltin),
 		"arg_values": argValuesBuiltin,
+		"address":    addressBuiltin,
 	}
 }
 

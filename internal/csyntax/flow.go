@@ -447,7 +447,8 @@ func (b *flowBuilder) seq(n *ts.Node, depth int, skip *ts.Node) *flowNode {
 			if args, ok := b.loopMacro(c); ok {
 				body := b.build(&kids[i+1], depth)
 				out.kids = append(out.kids, &flowNode{kind: flowLoop, calls: b.calls(args), kids: []*flowNode{body}, labels: body.labels,
-					first: int(c.StartPosition().Row) + 1, last: body.last})
+					first: int(c.StartPosition().Row) + 1, last: body.last, line: int(c.StartPosition().Row) + 1,
+					cond: collapse(strings.TrimSuffix(strings.TrimSpace(b.f.text(c)), ";"))})
 				i++
 				continue
 			}

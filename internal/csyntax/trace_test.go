@@ -478,3 +478,47 @@ void HAL_UART_TxCpltCallback(UART_HandleTypeDef *h) { done = 1; }
 	require.Len(t, eps, 1)
 	assert.Equal(t, EntryPoint{Name: "HAL_UART_TxCpltCallback", Kind: "isr", Via: "HAL IRQ handler", Line: 23}, eps[0])
 }
+
+func TestReleasedForgetsAReassignedStatus(t *testing.T) {
+	f := parse(t, `
+int resolve(void) {
+	int ret = getaddrinfo(host, port, &hints, &res);
+	if (ret != 0) {
+		return ret;
+	}
+	ret = connect_to(res);
+	if (ret < 0) {
+		return ret;
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+`)
+	a := f.Released("resolve", []string{"getaddrinfo"}, []string{"freeaddrinfo"}, 4, nil)
+	assert.Equal(t, No, a.Verdict, "the second test is about connect_to, not the acquisition")
+}
+
+func TestReleasedAcquireTestedInTheCondition(t *testing.T) {
+	f := parse(t, `
+int read_sensor(const struct device *dev) {
+	if (pm_device_runtime_get(dev) < 0) {
+		return -EIO;
+	}
+	int rc = fetch(dev);
+	pm_device_runtime_put(dev);
+	return rc;
+}
+int use_key(psa_key_id_t key) {
+	psa_status_t status = psa_cipher_encrypt(key, alg, in, 16, out, 32, &len);
+	if (status != PSA_SUCCESS) {
+		return -1;
+	}
+	psa_destroy_key(key);
+	return 0;
+}
+`)
+	assert.Equal(t, Yes, f.Released("read_sensor", []string{"pm_device_runtime_get"}, []string{"pm_device_runtime_put"}, 4, nil).Verdict)
+	assert.Equal(t, Yes, f.Released("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, nil).Verdict)
+	assert.Equal(t, No, f.ReleasedEvenIfFailed("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, nil).Verdict,
+		"a key that exists must be destroyed even when its use failed")
+}

@@ -69,13 +69,28 @@ func (f *File) HappensBefore(entry string, first, then []string, depth int, call
 // (see failureTest) holds nothing. With acquire empty the question is
 // whether every returning path calls release at all.
 func (f *File) Released(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
+	return f.released(entry, acquire, release, depth, calls, true)
+}
+
+// ReleasedEvenIfFailed is Released without the exemption of failed
+// acquisitions: for a question whose "acquire" calls are uses of something
+// that already exists (a key used by psa_cipher_encrypt must be destroyed
+// even when the encryption fails).
+func (f *File) ReleasedEvenIfFailed(entry string, acquire, release []string, depth int, calls *HaltingCalls) PathAnswer {
+	return f.released(entry, acquire, release, depth, calls, false)
+}
+
+func (f *File) released(entry string, acquire, release []string, depth int, calls *HaltingCalls, failures bool) PathAnswer {
 	m := newMachine()
 	m.events(acquire, release)
 	m.exitBad = 1 << 1
 	if len(acquire) == 0 {
 		m.start, m.countExits = 1, true
 	}
-	m.acquire, m.release, m.failed = map[string]bool{}, map[string]bool{}, to(0)
+	m.acquire, m.release = map[string]bool{}, map[string]bool{}
+	if failures {
+		m.failed = to(0)
+	}
 	for _, n := range acquire {
 		m.move[eventKey(n)] = to(1)
 		m.count[eventKey(n)] = true
@@ -510,7 +525,7 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 	case flowIf:
 		cont := w.ops(fr, n.calls, in)
 		thenIn, elseIn := cont, cont
-		if _, failedWhenTrue, ok := failureTest(n.cond, fr.handles); ok && w.m.failed != nil {
+		if _, failedWhenTrue, ok := failureTest(n.cond, w.testedHandles(fr, n.cond)); ok && w.m.failed != nil {
 			if failedWhenTrue {
 				thenIn = pstate{w.m.failed.apply(thenIn.def), w.m.failed.apply(thenIn.unk)}
 			} else {
@@ -591,12 +606,46 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 func (w *tsWalk) track(fr *tsFrame, r callRef) {
 	name := calleeOf(r.value)
 	if name == "" || !w.m.acquire[name] || r.op != "=" {
+		// Any other store to a tracked variable makes it something else
+		// than the acquisition's result.
+		delete(fr.handles, r.name)
 		return
 	}
 	if fr.handles == nil {
 		fr.handles = map[string]bool{}
 	}
 	fr.handles[r.name] = w.releasedByArgument(r.name)
+}
+
+// testedHandles are the frame's tracked variables, plus an acquire call
+// the condition tests directly ("if (pm_device_runtime_get(dev) < 0)"), read
+// as a status code.
+func (w *tsWalk) testedHandles(fr *tsFrame, cond string) map[string]bool {
+	if w.m.failed == nil {
+		return nil
+	}
+	c := strings.TrimSpace(cond)
+	for strings.HasPrefix(c, "!") && !strings.HasPrefix(c, "!=") {
+		c = strings.TrimSpace(c[1:])
+	}
+	sides := []string{c}
+	if i, op := comparison(c); i >= 0 {
+		sides = []string{c[:i], c[i+len(op):]}
+	}
+	handles := fr.handles
+	for _, side := range sides {
+		side = strings.TrimSpace(unparen(strings.TrimSpace(side)))
+		if name := calleeOf(side); name != "" && w.m.acquire[name] && storedVar(side) == side {
+			if len(handles) == len(fr.handles) {
+				handles = make(map[string]bool, len(fr.handles)+1)
+				for k, v := range fr.handles {
+					handles[k] = v
+				}
+			}
+			handles[side] = false
+		}
+	}
+	return handles
 }
 
 // releasedByArgument reports whether some release call of the file takes
