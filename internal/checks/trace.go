@@ -21,6 +21,7 @@ func traceBuiltins() map[string]builtinFunc {
 		"entry_points":   entryPointsBuiltin(),
 		"trace":          traceBuiltin(),
 		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore, nil),
+		"not_after":      pathBuiltin("first", "then", (*csyntax.File).NotAfter, nil),
 		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released, (*csyntax.File).ReleasedEvenIfFailed),
 		"isr_shared":     isrSharedBuiltin(),
 	}

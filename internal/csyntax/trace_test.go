@@ -522,3 +522,30 @@ int use_key(psa_key_id_t key) {
 	assert.Equal(t, No, f.ReleasedEvenIfFailed("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, nil).Verdict,
 		"a key that exists must be destroyed even when its use failed")
 }
+
+func TestNotAfter(t *testing.T) {
+	f := parse(t, `
+static int finish(void) { return esp_ota_end(h); }
+int good(void) {
+	if (esp_ota_write(h, buf, n) != ESP_OK) {
+		esp_ota_abort(h);
+		return -1;
+	}
+	return finish();
+}
+int bad(void) {
+	int err = finish();
+	if (err != ESP_OK) {
+		esp_ota_abort(h);
+	}
+	return err;
+}
+`)
+	g := f.NotAfter("good", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, nil)
+	assert.Equal(t, Yes, g.Verdict)
+	assert.Equal(t, 1, g.Reached)
+	b := f.NotAfter("bad", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, nil)
+	assert.Equal(t, No, b.Verdict)
+	require.Len(t, b.Sites, 1)
+	assert.Equal(t, 13, b.Sites[0].Line)
+}

@@ -60,6 +60,23 @@ func (f *File) HappensBefore(entry string, first, then []string, depth int, call
 	return f.typestate(entry, m, depth, calls)
 }
 
+// NotAfter answers, from the entry function: does no path call one of then
+// after a call to one of first? (esp_ota_abort never after esp_ota_end, no
+// register write after the peripheral is disabled.) Names are as for
+// HappensBefore. Reached counts the then sites some path reaches.
+func (f *File) NotAfter(entry string, first, then []string, depth int, calls *HaltingCalls) PathAnswer {
+	m := newMachine()
+	m.events(first, then)
+	for _, n := range first {
+		m.move[eventKey(n)] = to(1)
+	}
+	for _, n := range then {
+		m.check[eventKey(n)] |= 1 << 1
+		m.count[eventKey(n)] = true
+	}
+	return f.typestate(entry, m, depth, calls)
+}
+
 // Released answers, from the entry function: once a call to one of
 // acquire is made, does every path reach a call to one of release before
 // the entry function returns? Paths that end in a call that never returns
