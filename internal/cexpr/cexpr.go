@@ -79,14 +79,22 @@ func Builtins() map[string]FuncMacro {
 }
 
 // BuiltinObjects are the object-like constants known without a definition:
-// the <stdint.h> limits and the time-unit constants of Zephyr and Linux.
+// the <stdint.h> limits, the time-unit constants of Zephyr and Linux, and
+// the status constants of FreeRTOS, STM32 HAL, ESP-IDF and PSA.
 func BuiltinObjects() map[string]string {
 	return map[string]string{
 		"UINT8_MAX": "255", "UINT16_MAX": "65535", "UINT32_MAX": "4294967295U", "INT8_MAX": "127",
 		"INT16_MAX": "32767", "INT32_MAX": "2147483647", "INT32_MIN": "(-2147483647 - 1)",
 		"MSEC_PER_SEC": "1000", "USEC_PER_MSEC": "1000", "USEC_PER_SEC": "1000000",
 		"NSEC_PER_USEC": "1000", "NSEC_PER_MSEC": "1000000", "NSEC_PER_SEC": "1000000000",
-		"true": "1", "false": "0", "NULL": "0",
+		"true": "1", "false": "0", "NULL": "0", "EXIT_SUCCESS": "0", "EXIT_FAILURE": "1",
+		// SDK status constants with documented values (a definition in the
+		// code wins). The "wait forever" sentinels (portMAX_DELAY,
+		// HAL_MAX_DELAY, K_FOREVER) are left out on purpose: a number would
+		// read as a bounded timeout.
+		"pdTRUE": "1", "pdFALSE": "0", "pdPASS": "1", "pdFAIL": "0", "errQUEUE_EMPTY": "0", "errQUEUE_FULL": "0",
+		"HAL_OK": "0", "HAL_ERROR": "1", "HAL_BUSY": "2", "HAL_TIMEOUT": "3",
+		"ESP_OK": "0", "ESP_FAIL": "(-1)", "PSA_SUCCESS": "0",
 	}
 }
 

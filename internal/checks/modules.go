@@ -140,7 +140,7 @@ func cModule() *starlarkstruct.Module {
 				return starlark.NewList(nil), nil
 			}
 			ds := f.Declarations(extra[0])
-			if err := st.structList(len(ds), 16); err != nil {
+			if err := st.structList(len(ds), 17); err != nil {
 				return nil, err
 			}
 			out := make([]starlark.Value, len(ds))
@@ -148,7 +148,7 @@ func cModule() *starlarkstruct.Module {
 				out[i] = newStruct(starlark.StringDict{"name": starlark.String(d.Name), "type": starlark.String(d.Type),
 					"qualifiers": stringsToList(d.Qualifiers), "pointer_qualifiers": stringsToList(d.PointerQualifiers),
 					"storage": stringsToList(d.Storage), "attributes": stringsToList(d.Attributes),
-					"pointer": starlark.Bool(d.Pointer), "array": starlark.Bool(d.Array), "init": starlark.String(d.Init),
+					"pointer": starlark.Bool(d.Pointer), "array": starlark.Bool(d.Array), "dims": stringsToList(d.Dims), "init": starlark.String(d.Init),
 					"line": starlark.MakeInt(d.Line), "scope": starlark.String(d.Scope)})
 			}
 			return starlark.NewList(out), nil

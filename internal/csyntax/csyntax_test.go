@@ -671,3 +671,12 @@ func TestAssignments(t *testing.T) {
 	require.Empty(t, got("LOAD"))
 	require.Len(t, got(""), 11, "every store: 4 declarations, 3 designators, 4 statements")
 }
+
+func TestDeclarationDims(t *testing.T) {
+	f := parse(t, "#define LEN 8\nstatic char buf[2][LEN];\nint tab[] = {1, 2};\nint n;\nvoid g(void) { uint8_t rx[LEN * 2]; }\n")
+	dims := map[string][]string{}
+	for _, d := range append(f.Declarations(GlobalScope), f.Declarations("g")...) {
+		dims[d.Name] = d.Dims
+	}
+	require.Equal(t, map[string][]string{"buf": {"2", "LEN"}, "tab": {""}, "n": {}, "rx": {"LEN * 2"}}, dims)
+}

@@ -731,6 +731,7 @@ type declShape struct {
 	pointer, array bool
 	ptrQuals       []string
 	prototype      bool
+	dims           []string // array sizes, outermost first ("" for [])
 }
 
 // shape analyzes one declarator of a declaration.
@@ -747,6 +748,11 @@ func (f *File) shape(d *ts.Node) declShape {
 			d = d.ChildByFieldName("declarator")
 		case "array_declarator":
 			s.array = true
+			size := ""
+			if z := d.ChildByFieldName("size"); z != nil {
+				size = collapse(f.text(z))
+			}
+			s.dims = append([]string{size}, s.dims...)
 			d = d.ChildByFieldName("declarator")
 		case "function_declarator":
 			inner := d.ChildByFieldName("declarator")
@@ -847,6 +853,7 @@ func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
 			Attributes:        append([]string(nil), attrTexts...),
 			Pointer:           s.pointer,
 			Array:             s.array,
+			Dims:              append([]string{}, s.dims...),
 			Line:              int(s.name.StartPosition().Row) + 1,
 			Scope:             scope,
 		}

@@ -190,6 +190,9 @@ type Declaration struct {
 	Attributes []string
 	// Pointer and Array tell whether the declarator has a '*' or '[...]'.
 	Pointer, Array bool
+	// Dims are an array's sizes as written, outermost first ("" for []):
+	// "char buf[2][BUF_LEN]" gives ["2", "BUF_LEN"]. Empty for a scalar.
+	Dims []string
 	// Init is the initializer's source text, "" when there is none.
 	Init string
 	// Line is the 1-based line of the declared name.
