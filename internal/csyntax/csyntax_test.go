@@ -239,7 +239,7 @@ func TestDeclarations(t *testing.T) {
 		{
 			name: "aligned array",
 			code: "uint8_t buf[64] __aligned(4);",
-			want: []Declaration{{Name: "buf", Type: "uint8_t", Attributes: []string{"__aligned(4)"}, Array: true, Line: 1, Scope: GlobalScope}},
+			want: []Declaration{{Name: "buf", Type: "uint8_t", Attributes: []string{"__aligned(4)"}, Array: true, Dims: []string{"64"}, Line: 1, Scope: GlobalScope}},
 		},
 		{
 			name: "macro definitions, prototypes and typedefs are not declarations",
@@ -678,5 +678,5 @@ func TestDeclarationDims(t *testing.T) {
 	for _, d := range append(f.Declarations(GlobalScope), f.Declarations("g")...) {
 		dims[d.Name] = d.Dims
 	}
-	require.Equal(t, map[string][]string{"buf": {"2", "LEN"}, "tab": {""}, "n": {}, "rx": {"LEN * 2"}}, dims)
+	require.Equal(t, map[string][]string{"buf": {"2", "LEN"}, "tab": {""}, "n": nil, "rx": {"LEN * 2"}}, dims)
 }

@@ -853,7 +853,7 @@ func (f *File) declarations(n *ts.Node, ix *index) []Declaration {
 			Attributes:        append([]string(nil), attrTexts...),
 			Pointer:           s.pointer,
 			Array:             s.array,
-			Dims:              append([]string{}, s.dims...),
+			Dims:              s.dims,
 			Line:              int(s.name.StartPosition().Row) + 1,
 			Scope:             scope,
 		}
