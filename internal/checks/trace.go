@@ -93,9 +93,9 @@ func traceBuiltin() builtinFunc {
 		}
 		var elems int64
 		for _, e := range evs {
-			elems += int64(len(e.Args) + len(e.Via))
+			elems += int64(len(e.Args) + len(e.Via) + len(e.Blocks))
 		}
-		if err := countDicts(st, len(evs), 12, elems); err != nil {
+		if err := countDicts(st, len(evs), 13, elems); err != nil {
 			return nil, err
 		}
 		out := make([]starlark.Value, len(evs))
@@ -105,6 +105,7 @@ func traceBuiltin() builtinFunc {
 				"op": starlark.String(e.Op), "value": starlark.String(e.Value), "function": starlark.String(e.Function),
 				"line": starlark.MakeInt(e.Line), "via": stringsToList(e.Via), "pointer": starlark.Bool(e.Pointer),
 				"entered": starlark.Bool(e.Entered), "forever": starlark.Bool(e.Forever), "maybe": starlark.Bool(e.Maybe),
+				"blocks": stringsToList(e.Blocks),
 			})
 		}
 		return starlark.NewList(out), nil

@@ -3,6 +3,7 @@ package csyntax
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -53,6 +54,11 @@ type Event struct {
 	// Maybe marks a call or store in an operand that may not be evaluated:
 	// the right of && or ||, a branch of ?:.
 	Maybe bool
+	// Blocks are the blocks the event is inside, outermost first, as
+	// "kind:function:line": kind "then" or "else" (of the if on line),
+	// "loop" or "switch". Blocks of callers come first: a helper's events
+	// are inside the blocks of the call that entered it.
+	Blocks []string
 }
 
 // Trace returns the events reachable from function in execution order
@@ -86,6 +92,7 @@ type traceWalk struct {
 	max    int
 	active map[*flowFunc]bool
 	stop   map[string]bool
+	blocks []string // the blocks open at the current event
 	out    []Event
 	full   bool
 }
@@ -118,9 +125,22 @@ func (w *traceWalk) emit(fr *frame, e Event) bool {
 		w.out = append(w.out, Event{Kind: "truncated", Function: fr.fn.name, Via: fr.via})
 		return false
 	}
-	e.Function, e.Via = fr.fn.name, fr.via
+	e.Function, e.Via, e.Blocks = fr.fn.name, fr.via, w.blocks
+	if e.Blocks == nil {
+		e.Blocks = []string{}
+	}
 	w.out = append(w.out, e)
 	return true
+}
+
+// inside runs walk with the block "kind:function:line" open: the events it
+// emits carry it in Blocks. Published slices are never written again (the
+// three-index slice makes every push copy).
+func (w *traceWalk) inside(fr *frame, kind string, line int, walk func()) {
+	outer := w.blocks
+	w.blocks = append(outer[:len(outer):len(outer)], kind+":"+fr.fn.name+":"+strconv.Itoa(line))
+	walk()
+	w.blocks = outer
 }
 
 func (w *traceWalk) enter(fn *flowFunc, via []string, args []string) {
@@ -188,28 +208,32 @@ func (w *traceWalk) node(fr *frame, n *flowNode) {
 	case flowIf:
 		w.ops(fr, n.calls)
 		w.emit(fr, Event{Kind: "if", Value: fr.subst(n.cond), Line: n.line})
-		w.node(fr, n.kids[0])
+		w.inside(fr, "then", n.line, func() { w.node(fr, n.kids[0]) })
 		if n.kids[1] != nil {
 			w.emit(fr, Event{Kind: "else", Line: n.line})
-			w.node(fr, n.kids[1])
+			w.inside(fr, "else", n.line, func() { w.node(fr, n.kids[1]) })
 		}
 		w.emit(fr, Event{Kind: "end", Line: n.line})
 	case flowLoop:
 		w.ops(fr, n.calls)
 		w.emit(fr, Event{Kind: "loop", Value: fr.subst(n.cond), Line: n.line, Forever: n.forever})
-		w.node(fr, n.kids[0])
+		w.inside(fr, "loop", n.line, func() { w.node(fr, n.kids[0]) })
 		w.emit(fr, Event{Kind: "end", Line: n.line})
 	case flowDo:
 		w.emit(fr, Event{Kind: "loop", Value: fr.subst(n.cond), Line: n.line, Forever: n.forever})
-		w.node(fr, n.kids[0])
-		w.ops(fr, n.post)
+		w.inside(fr, "loop", n.line, func() {
+			w.node(fr, n.kids[0])
+			w.ops(fr, n.post)
+		})
 		w.emit(fr, Event{Kind: "end", Line: n.line})
 	case flowSwitch:
 		w.ops(fr, n.calls)
 		w.emit(fr, Event{Kind: "switch", Value: fr.subst(n.cond), Line: n.line})
-		for _, k := range n.kids {
-			w.node(fr, k)
-		}
+		w.inside(fr, "switch", n.line, func() {
+			for _, k := range n.kids {
+				w.node(fr, k)
+			}
+		})
 		w.emit(fr, Event{Kind: "end", Line: n.line})
 	case flowLabel:
 		w.emit(fr, Event{Kind: "label", Name: n.label})

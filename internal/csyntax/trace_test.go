@@ -549,3 +549,29 @@ int bad(void) {
 	require.Len(t, b.Sites, 1)
 	assert.Equal(t, 13, b.Sites[0].Line)
 }
+
+func TestTraceBlocks(t *testing.T) {
+	f := parse(t, `
+static void put(int v) { if (v) { store(v); } }
+void run(int n) {
+	for (int i = 0; i < n; i++) {
+		if (i & 1) {
+			put(i);
+		} else {
+			skip();
+		}
+	}
+	done();
+}
+`)
+	got := map[string][]string{}
+	for _, e := range f.Trace("run", 4, nil) {
+		if e.Kind == "call" {
+			got[e.Name] = e.Blocks
+		}
+	}
+	assert.Equal(t, []string{"loop:run:4", "then:run:5"}, got["put"])
+	assert.Equal(t, []string{"loop:run:4", "then:run:5", "then:put:2"}, got["store"])
+	assert.Equal(t, []string{"loop:run:4", "else:run:5"}, got["skip"])
+	assert.Equal(t, []string{}, got["done"])
+}
