@@ -256,7 +256,7 @@ func (w *traceWalk) node(fr *frame, n *flowNode) {
 type EntryPoint struct {
 	// Name is the function.
 	Name string
-	// Kind is "main", "handler" (named like a vector-table handler:
+	// Kind is "main" (main, or ESP-IDF's app_main), "handler" (named like a vector-table handler:
 	// *_IRQHandler, *_Handler, *_IRQn_Handler, *_isr), "isr" for an STM32
 	// HAL callback the application defines (HAL_*Callback, called by the
 	// HAL's interrupt handlers; Via "HAL IRQ handler"), the kind the
@@ -307,7 +307,7 @@ func (f *File) EntryPoints(kinds EntryKinds) []EntryPoint {
 	}
 	for _, fn := range f.Functions() {
 		switch {
-		case fn.Name == "main":
+		case fn.Name == "main" || fn.Name == "app_main":
 			out = append(out, EntryPoint{Name: fn.Name, Kind: "main", Line: fn.Line})
 		case handlerName.MatchString(fn.Name) && !fn.Static:
 			out = append(out, EntryPoint{Name: fn.Name, Kind: "handler", Line: fn.Line})

@@ -471,12 +471,14 @@ int take(void) {
 	return 0;
 }
 void HAL_UART_TxCpltCallback(UART_HandleTypeDef *h) { done = 1; }
+void app_main(void) { take(); }
 `)
 	assert.Equal(t, Yes, f.Released("add", []string{"spi_bus_initialize"}, []string{"spi_bus_free"}, 4, nil).Verdict)
 	assert.Equal(t, Yes, f.Released("take", []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, 4, nil).Verdict)
 	eps := f.EntryPoints(nil)
-	require.Len(t, eps, 1)
+	require.Len(t, eps, 2)
 	assert.Equal(t, EntryPoint{Name: "HAL_UART_TxCpltCallback", Kind: "isr", Via: "HAL IRQ handler", Line: 23}, eps[0])
+	assert.Equal(t, EntryPoint{Name: "app_main", Kind: "main", Line: 24}, eps[1])
 }
 
 func TestReleasedForgetsAReassignedStatus(t *testing.T) {
