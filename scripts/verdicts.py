@@ -2,8 +2,8 @@
 """Fingerprint every check verdict of the corpus, to diff before/after a change.
 
 For each case it evaluates the reference and every file under checks/accept/
-and checks/blind/ (when present) with `embedeval evaluate --json` on the
-static layers, and prints one line per check record:
+and checks/reject/ (blind and other answers) with `embedeval evaluate --json`
+on the static layers, and prints one line per check record:
 
     <case> <solution> L<layer> <check_name> <pass|FAIL|n/a>
 
@@ -40,7 +40,7 @@ def case_dirs(ids):
 
 def solutions(case_dir):
     yield "reference", None
-    for sub in ("accept", "blind"):
+    for sub in ("accept", "reject"):
         base = os.path.join(case_dir, "checks", sub)
         for dirpath, _, files in sorted(os.walk(base)):
             for name in sorted(files):

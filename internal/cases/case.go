@@ -53,6 +53,9 @@ type Case struct {
 	ExpectedOutputPath string
 	// AcceptPaths are the accepted variant solutions under checks/accept/, sorted.
 	AcceptPaths []string
+	// RejectPaths are the rejected solutions under checks/reject/, sorted:
+	// answers with one defect each, which named checks must catch.
+	RejectPaths []string
 	// Hash is the content hash of every file in the case directory.
 	Hash string
 }
@@ -177,6 +180,7 @@ func Load(e Entry) (*Case, []diag.Problem) {
 	}
 	c.ReferencePath = ref
 	c.AcceptPaths = listFiles(filepath.Join(e.Dir, "checks", "accept"))
+	c.RejectPaths = listFiles(filepath.Join(e.Dir, "checks", "reject"))
 	for _, p := range []string{c.PromptPath, c.ReferencePath, c.StaticPath, c.BehaviorPath, c.NegativesPath} {
 		if p == "" {
 			continue

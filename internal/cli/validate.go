@@ -19,7 +19,7 @@ func newValidateCommand() *cobra.Command {
 	var limits checks.Limits
 	var python pythonFlags
 	var minCoverage float64
-	var requireRequirements bool
+	var requireRequirements, requireBlind bool
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check cases: metadata, check files, reference through every layer, negatives, coverage",
@@ -60,7 +60,7 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
 				Python: python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir), MinCoverage: minCoverage,
-				RequireRequirements: requireRequirements,
+				RequireRequirements: requireRequirements, RequireBlind: requireBlind,
 			})
 			if err != nil {
 				return err
@@ -92,5 +92,6 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	python.register(cmd)
 	fl.Float64Var(&minCoverage, "min-coverage", 0, "smallest L4 coverage (percent of a case's checks defended by must_fail negatives) a case may have; below it is an error (0: not enforced)")
 	fl.BoolVar(&requireRequirements, "require-requirements", false, "make a check record that cites no requirement (a quote of prompt.md or context/) an error")
+	fl.BoolVar(&requireBlind, "require-blind", false, "make a case with fewer than 2 blind accepts (checks/accept/blind-*) or 3 blind rejects (checks/reject/blind-*) an error")
 	return cmd
 }

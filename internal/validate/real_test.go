@@ -51,6 +51,9 @@ func TestLocalPlatformsForReal(t *testing.T) {
 		require.True(t, c.OK, "%s: %v", c.ID, c.Problems)
 		require.Equal(t, want[c.ID], [2]result.Status{c.Layers[1].Status, c.Layers[2].Status}, c.ID)
 		for _, v := range c.Variants {
+			if isBlind(v.File) && !v.Passed {
+				continue // a blind answer awaiting adjudication (checks/blind.yaml): its L0/L3 failure skips L1
+			}
 			require.Equal(t, result.StatusPassed, v.Layers[1].Status, "%s %s", c.ID, v.File)
 		}
 	}

@@ -44,6 +44,9 @@ type Options struct {
 	// RequireRequirements makes a check record that cites no requirement an
 	// error; without it only the requirements that are cited are checked.
 	RequireRequirements bool
+	// RequireBlind makes a case with fewer than 2 blind accepts or 3 blind
+	// rejects (checks/accept/blind-*, checks/reject/blind-*) an error.
+	RequireBlind bool
 }
 
 // LayerSummary is one layer of the reference's evaluation.
@@ -86,6 +89,10 @@ type CaseReport struct {
 	Negatives []NegativeReport `json:"negatives"`
 	Coverage  *Coverage        `json:"coverage,omitempty"`
 	Variants  []VariantReport  `json:"accepted_variants"`
+	// Rejects are the rejected solutions under checks/reject/.
+	Rejects []RejectReport `json:"rejected_solutions"`
+	// Blind sums the blind solutions (accepted and rejected).
+	Blind BlindCounts `json:"blind"`
 	// ChecksTotal counts the distinct checks of the reference's L0 and L3
 	// records, ChecksWithRequirement those of them that cite a requirement.
 	ChecksWithRequirement int            `json:"checks_with_requirement"`
@@ -156,7 +163,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	reports := make([]*CaseReport, len(entries))
 	err = workpool.Each(ctx, len(entries), opts.Jobs, rt.NewSession, (*checks.Session).Close, func(s *checks.Session, i int) {
-		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge, minCoverage: opts.MinCoverage, requireRequirements: opts.RequireRequirements}, s, entries[i], opts.Filter, opts.CheckNamesBase)
+		reports[i] = validateCase(ctx, caseEnv{rt: rt, ev: ev, variantEv: variantEv, bridge: bridge, minCoverage: opts.MinCoverage, requireRequirements: opts.RequireRequirements, requireBlind: opts.RequireBlind}, s, entries[i], opts.Filter, opts.CheckNamesBase)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("validation interrupted: %w", err)
@@ -216,6 +223,8 @@ type caseEnv struct {
 	minCoverage float64
 	// requireRequirements is Options.RequireRequirements.
 	requireRequirements bool
+	// requireBlind is Options.RequireBlind.
+	requireBlind bool
 }
 
 func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.Entry, f cases.Filter, base string) *CaseReport {
@@ -300,6 +309,18 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 		cr.Problems = append(cr.Problems, vps...)
 		cr.Variants = append(cr.Variants, vr)
 		records = append(records, checkRecords(cc, vres)...)
+	}
+	for _, path := range c.RejectPaths {
+		rr, ps := judgeReject(ctx, s, variantEv, cc, path, refChecks)
+		cr.Rejects = append(cr.Rejects, rr)
+		cr.Problems = append(cr.Problems, ps...)
+	}
+	cr.Blind = blindCounts(cr)
+	blindRecordProblems(c, cr)
+	if env.requireBlind {
+		if p := blindSetProblem(c, cr.Blind); p != nil {
+			cr.Problems = append(cr.Problems, *p)
+		}
 	}
 	cr.Problems = append(cr.Problems, requirementProblems(c, records, env.requireRequirements)...)
 	return cr

@@ -1,0 +1,61 @@
+/* defect: the baud divider is computed as PCLK / (16 * baud) like a 16550, giving 13 instead of 217 (below the minimum of 16 and ~16x the wanted rate).
+ * breaks: "`void uart0_init(uint32_t baud)`: set UART0 up for transmitting at `baud`"
+ * must_fail: bauddiv_from_pclk
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#define UART0_BASE        0x40004000u
+#define UART0_DATA        (*(volatile uint32_t *)(UART0_BASE + 0x00u))
+#define UART0_STATE       (*(volatile uint32_t *)(UART0_BASE + 0x04u))
+#define UART0_CTRL        (*(volatile uint32_t *)(UART0_BASE + 0x08u))
+#define UART0_INTSTATUS   (*(volatile uint32_t *)(UART0_BASE + 0x0Cu))
+#define UART0_BAUDDIV     (*(volatile uint32_t *)(UART0_BASE + 0x10u))
+
+#define UART_STATE_TXFULL (1u << 0)
+#define UART_CTRL_TXEN    (1u << 0)
+
+#define UART_PCLK_HZ      25000000u
+#define UART_OVERSAMPLE   16u
+
+void uart0_init(uint32_t baud)
+{
+    uint32_t div = UART_PCLK_HZ / (UART_OVERSAMPLE * baud);
+
+    UART0_CTRL = 0u;
+    UART0_INTSTATUS = 0xFu;
+    UART0_BAUDDIV = div;
+    UART0_CTRL = UART_CTRL_TXEN;
+}
+
+void uart0_putc(char c)
+{
+    while (UART0_STATE & UART_STATE_TXFULL) {
+    }
+    UART0_DATA = (uint32_t)(uint8_t)c;
+}
+
+void uart0_puts(const char *s)
+{
+    while (*s != '\0') {
+        if (*s == '\n') {
+            uart0_putc('\r');
+        }
+        uart0_putc(*s);
+        s++;
+    }
+}
+
+int main(void)
+{
+    uart0_init(115200u);
+
+    uart0_puts("uart0 ready\n");
+    uart0_puts("line 1 of 2\n");
+    uart0_puts("line 2 of 2\n");
+
+    while (UART0_STATE & UART_STATE_TXFULL) {
+    }
+
+    exit(0);
+}
