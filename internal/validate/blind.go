@@ -58,6 +58,11 @@ type BlindCounts struct {
 	RejectsWrong   int `json:"rejects_caught_for_another_reason"`
 	RejectsMissed  int `json:"rejects_missed"`
 	RejectsInvalid int `json:"rejects_without_valid_must_fail"`
+	// FirstRound counts the first_round verdicts checks/blind.yaml records
+	// (the state before any adjudication), and Pending its entries still
+	// awaiting a decision.
+	FirstRound map[string]int `json:"first_round"`
+	Pending    int            `json:"pending"`
 }
 
 // isBlind reports a blind solution's file name.
@@ -273,6 +278,15 @@ func blindRecordProblems(c *cases.Case, cr *CaseReport) {
 	cr.Problems = append(cr.Problems, ps...)
 	if entries == nil {
 		return
+	}
+	cr.Blind.FirstRound = map[string]int{}
+	for _, e := range entries {
+		if e.FirstRound != "" {
+			cr.Blind.FirstRound[e.FirstRound]++
+		}
+		if e.Decision == "pending" {
+			cr.Blind.Pending++
+		}
 	}
 	rel := func(p string) string {
 		r, err := filepath.Rel(filepath.Join(c.Dir, "checks"), p)

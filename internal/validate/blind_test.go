@@ -72,7 +72,7 @@ func TestBlindSolutionsAreJudged(t *testing.T) {
 	assert.Contains(t, c.Rejects[1].FailedOther, "callback_does_not_block")
 	assert.False(t, c.Rejects[2].Caught)
 	assert.Empty(t, c.Rejects[2].FailedOther)
-	assert.Equal(t, BlindCounts{Accepts: 1, AcceptsPassed: 1, Rejects: 5, RejectsCaught: 1, RejectsWrong: 2, RejectsMissed: 1, RejectsInvalid: 1}, c.Blind)
+	assert.Equal(t, BlindCounts{Accepts: 1, AcceptsPassed: 1, Rejects: 5, RejectsCaught: 1, RejectsWrong: 2, RejectsMissed: 1, RejectsInvalid: 1, FirstRound: map[string]int{}}, c.Blind)
 	var msgs []string
 	for _, p := range c.Problems {
 		// The record of who wrote what is TestBlindRecord's subject.

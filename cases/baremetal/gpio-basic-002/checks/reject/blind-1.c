@@ -1,6 +1,6 @@
 /* defect: led_on() writes the single bit straight into LED0 instead of read-modify-write, so lighting one LED clears the other.
  * breaks: "`void led_on(unsigned int n)`, `void led_off(unsigned int n)` and `void led_toggle(unsigned int n)` change LED `n` (0 or 1) only; any other `n` is ignored."
- * must_fail: led_on_preserves_other_led
+ * must_fail: L2, led_on_preserves_other_led
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* defect: the block type is a 20-byte union containing a pointer (alignment 4), so aligning the array only aligns block 0 and every odd block lands on a 4-byte boundary.
  * breaks: "so every block address must be 8-byte aligned."
- * must_fail: blocks_aligned_to_8
+ * must_fail: L2, blocks_aligned_to_8
  */
 /*
  * Fixed-block memory pool for a bare-metal Cortex-M3 (QEMU mps2-an385).

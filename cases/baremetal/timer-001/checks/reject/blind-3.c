@@ -1,6 +1,6 @@
 /* defect: the millisecond counter shared with SysTick_Handler is not volatile, so at -O1 and above the polling loops in main and delay_ms read it once and spin forever.
  * breaks: "Provide `void delay_ms(uint32_t ms)`, which busy-waits on that millisecond count until at least `ms` milliseconds have passed."
- * must_fail: tick_counter_volatile
+ * must_fail: L2, tick_counter_volatile
  */
 #include <stdint.h>
 #include <stdio.h>

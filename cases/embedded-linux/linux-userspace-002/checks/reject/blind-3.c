@@ -1,6 +1,6 @@
 /* defect: sleep_ms() converts milliseconds to nanoseconds with a factor of 1000 instead of 1000000, so each phase lasts 200 us, not 200 ms.
  * breaks: "Blink the LED 3 times (200 ms on, 200 ms off), leave it off, print `status-led: blinked 3 times` and exit with status 0."
- * must_fail: none
+ * must_fail: blink_half_periods_200ms
  */
 #include <errno.h>
 #include <gpiod.h>

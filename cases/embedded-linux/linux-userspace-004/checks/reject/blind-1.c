@@ -1,6 +1,6 @@
 /* defect: the degrees are printed as milli/1000 and |milli%1000|/100, so readings between -999 and -100 lose their minus sign (-250 prints "0.2" instead of "-0.2").
  * breaks: "`<degrees>` is the reading in degrees Celsius with exactly one decimal, truncated toward zero (not rounded), with a leading `-` when that value is below zero"
- * must_fail: negative_sign_preserved
+ * must_fail: L2, negative_sign_preserved
  */
 #include <errno.h>
 #include <stdio.h>

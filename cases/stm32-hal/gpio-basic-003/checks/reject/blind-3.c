@@ -1,6 +1,6 @@
 /* defect: the main loop idles with HAL_Delay(), which busy-waits on the tick counter, so the CPU never enters sleep between presses.
  * breaks: "Between presses the CPU sleeps in the main loop."
- * must_fail: none
+ * must_fail: main_loop_sleeps
  */
 #include "stm32f4xx_hal.h"
 

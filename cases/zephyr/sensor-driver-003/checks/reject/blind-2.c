@@ -1,6 +1,6 @@
 /* defect: sensor_value_to_milli() yields milli-m/s^2, which is printed as mg without dividing by standard gravity, so values are ~9.8x too large.
  * breaks: "print the three axes as whole milli-g (1 g = 9.80665 m/s²) in the form `x=<mg> y=<mg> z=<mg> mg`"
- * must_fail: none
+ * must_fail: accel_converted_to_milli_g
  */
 /*
  * Periodic LIS2DH acceleration report (Zephyr 4.1, generic sensor API).
