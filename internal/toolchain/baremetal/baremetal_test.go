@@ -83,7 +83,7 @@ func TestBundledReferenceAndVariants(t *testing.T) {
 	c := loadCase(t, timerCase)
 	defer caseUnchanged(t, c.Dir)()
 	files := append([]string{c.ReferencePath}, c.AcceptPaths...)
-	require.Len(t, files, 2)
+	require.GreaterOrEqual(t, len(files), 2, "the reference and at least one accepted variant (blind ones included)")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			lr, art := New().Build(context.Background(), request(c, readFile(t, f), 10*time.Second))

@@ -67,7 +67,7 @@ func TestBundledCaseAgainstStandInIdfPy(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
 	c := loadCase(t, caseDir)
 	paths := append([]string{c.ReferencePath}, c.AcceptPaths...)
-	require.Len(t, paths, 4)
+	require.GreaterOrEqual(t, len(paths), 4, "the reference and its accepted variants (blind ones included)")
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			bin := standIn(t, "idf.py")

@@ -73,7 +73,15 @@ func TestRealCompilerBuildsReferenceAndAcceptedVariants(t *testing.T) {
 	testenv.Tool(t, Compiler, "gcc-arm-none-eabi", "it compiles the bundled STM32 case")
 	useStandInHAL(t)
 	c := loadCase(t, caseDir)
-	paths := append([]string{c.ReferencePath}, c.AcceptPaths...)
+	// The stand-in HAL declares what the reference and the hand-written
+	// variants use; blind answers reach further into the HAL and are built
+	// against the real Cube tree (docs/TOOLCHAINS.md), not this stand-in.
+	paths := []string{c.ReferencePath}
+	for _, p := range c.AcceptPaths {
+		if !strings.HasPrefix(filepath.Base(p), "blind-") {
+			paths = append(paths, p)
+		}
+	}
 	require.Greater(t, len(paths), 1, "the case ships at least one accepted variant")
 	b := New()
 	for _, p := range paths {
