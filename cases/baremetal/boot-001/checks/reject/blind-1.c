@@ -1,6 +1,6 @@
 /* defect: __libc_init_array() runs the constructors before .bss is zeroed, so the flag the constructor sets (a zero-initialised object) is wiped again and main sees "ctor FAIL".
  * breaks: "`Reset_Handler` must leave the system in the state a C program is entitled to expect when `main` starts (initialised and zero-initialised static storage, working `printf`, constructors already run), then run `main`."
- * must_fail: runtime_started_after_memory_init
+ * must_fail: L2, runtime_started_after_memory_init
  */
 #include <stdint.h>
 #include <stdio.h>

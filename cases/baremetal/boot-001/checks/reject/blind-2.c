@@ -1,6 +1,6 @@
 /* defect: the .data length is computed as a uint32_t pointer difference (a word count) but passed to memcpy as a byte count, so only a quarter of the initial values are copied to RAM.
  * breaks: "`Reset_Handler` must leave the system in the state a C program is entitled to expect when `main` starts (initialised and zero-initialised static storage, working `printf`, constructors already run), then run `main`."
- * must_fail: data_copied_from_flash
+ * must_fail: L2, data_copied_from_flash
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* defect: RELOAD is programmed with 25000 instead of 25000-1, so each period is 25001 PCLK cycles and the timer does not flag exactly once per millisecond.
  * breaks: "`void timer0_init_1ms(void)`: make timer0 flag an event exactly once per millisecond, counting the peripheral clock."
- * must_fail: reload_value_1ms
+ * must_fail: L2, reload_value_1ms
  */
 #include <stdint.h>
 #include <stdio.h>

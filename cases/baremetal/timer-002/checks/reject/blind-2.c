@@ -1,6 +1,6 @@
 /* defect: the "interrupt enable" constant is bit 2 (external input as clock) instead of bit 3, so the timer is told to count the external input and the polled interrupt flag is never raised.
  * breaks: "`void timer0_init_1ms(void)`: make timer0 flag an event exactly once per millisecond, counting the peripheral clock."
- * must_fail: ctrl_enables_timer_and_flag
+ * must_fail: L2, ctrl_enables_timer_and_flag
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* defect: while the ring is full main spins on the ring indices instead of sleeping with WFI.
  * breaks: "When a call accepts fewer bytes than it was given, sleep with `wfi` until the ring has room again before the next call; do not busy-poll."
- * must_fail: none
+ * must_fail: room_wait_sleeps
  */
 #include <stdint.h>
 #include <stddef.h>

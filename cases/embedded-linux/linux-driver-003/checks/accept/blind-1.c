@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sampler - periodic 100 ms timer deferring sleepable processing to a
+ * module-owned workqueue.
+ */
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/timer.h>
+#include <linux/jiffies.h>
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+
+#define SAMPLER_PERIOD_MS	100
+#define SAMPLER_LOG_EVERY	10
+
+static struct workqueue_struct *sampler_wq;
+static struct timer_list sampler_timer;
+static struct work_struct sampler_work;
+
+/* Written only from the timer callback, read from process context. */
+static atomic_long_t sampler_ticks = ATOMIC_LONG_INIT(0);
+
+/* Set on unload so the timer callback stops re-arming itself. */
+static bool sampler_stopping;
+
+/* Sample statistics, protected by sampler_lock. */
+static DEFINE_MUTEX(sampler_lock);
+static unsigned long sampler_processed;
+
+static void sampler_process(struct work_struct *work)
+{
+	mutex_lock(&sampler_lock);
+	sampler_processed++;
+	if (sampler_processed % SAMPLER_LOG_EVERY == 0)
+		pr_info("sampler: processed %lu (ticks %ld)\n",
+			sampler_processed, atomic_long_read(&sampler_ticks));
+	mutex_unlock(&sampler_lock);
+}
+
+/* Softirq context: must not sleep. */
+static void sampler_timer_fn(struct timer_list *t)
+{
+	atomic_long_inc(&sampler_ticks);
+	queue_work(sampler_wq, &sampler_work);
+
+	if (!READ_ONCE(sampler_stopping))
+		mod_timer(&sampler_timer,
+			  jiffies + msecs_to_jiffies(SAMPLER_PERIOD_MS));
+}
+
+static int __init sampler_init(void)
+{
+	sampler_wq = alloc_workqueue("sampler_wq", 0, 0);
+	if (!sampler_wq)
+		return -ENOMEM;
+
+	INIT_WORK(&sampler_work, sampler_process);
+	WRITE_ONCE(sampler_stopping, false);
+	timer_setup(&sampler_timer, sampler_timer_fn, 0);
+
+	/* Arm last: everything the callback touches exists now. */
+	mod_timer(&sampler_timer, jiffies + msecs_to_jiffies(SAMPLER_PERIOD_MS));
+
+	pr_info("sampler: loaded\n");
+	return 0;
+}
+
+static void __exit sampler_exit(void)
+{
+	/* 1. stop the timer: no further re-arm, wait for a running callback */
+	WRITE_ONCE(sampler_stopping, true);
+	del_timer_sync(&sampler_timer);
+
+	/* 2. nothing can queue work any more: drop pending, wait for running */
+	cancel_work_sync(&sampler_work);
+
+	/* 3. release the workqueue */
+	destroy_workqueue(sampler_wq);
+
+	pr_info("sampler: unloaded\n");
+}
+
+module_init(sampler_init);
+module_exit(sampler_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Periodic timer sampler deferring sleepable work to a dedicated workqueue");
