@@ -1,6 +1,6 @@
 /* defect: the FIFO uses masked head/tail indices with the "one empty slot" full test, so only 15 of the 16 bytes can ever be stored.
  * breaks: "The FIFO holds up to `RB_CAPACITY` = 16 bytes, and all 16 must be usable."
- * must_fail: full_test_on_free_running_difference
+ * must_fail: L2, full_test_on_free_running_difference
  */
 #include <stdbool.h>
 #include <stddef.h>

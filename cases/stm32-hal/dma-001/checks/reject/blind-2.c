@@ -1,6 +1,6 @@
 /* defect: USART2_IRQn is never enabled in the NVIC, so the TC interrupt that completes a DMA transmit never runs, HAL_UART_TxCpltCallback never fires and every line after the first is skipped.
  * breaks: "Once per second send the line `uptime <n> s` (CR LF terminated), `<n>` counting up from 0."
- * must_fail: none
+ * must_fail: uart_irq_serviced
  */
 #include "stm32f4xx_hal.h"
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* defect: the return value of HAL_UART_Transmit_DMA is discarded, so a failed DMA start never reaches Error_Handler (and leaves tx_busy stuck).
  * breaks: "Any HAL initialisation or start failure ends in `void Error_Handler(void)`, which you also provide."
- * must_fail: none
+ * must_fail: dma_transmit_failure_handled
  */
 #include "stm32f4xx_hal.h"
 #include <stdio.h>

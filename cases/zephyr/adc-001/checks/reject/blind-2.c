@@ -1,6 +1,6 @@
 /* defect: on a failed read the loop 'continue's past the k_msleep(), so a persistent read error retries immediately in a tight loop instead of waiting for the next 500 ms period.
  * breaks: "A failed sample must be reported (with the error code) and must not print a value; sampling then continues with the next period."
- * must_fail: none
+ * must_fail: failed_read_waits_next_period
  */
 #include <zephyr/kernel.h>
 #include <zephyr/devicetree.h>

@@ -1,6 +1,6 @@
 /* defect: the temperature is serialised with sys_put_be16 (big-endian) for both the read and the notification instead of little-endian.
  * breaks: "The characteristic value is the temperature in hundredths of a degree Celsius as a little-endian `int16_t`."
- * must_fail: none
+ * must_fail: value_little_endian
  */
 #include <errno.h>
 #include <stdbool.h>
