@@ -353,20 +353,44 @@ const maxIterations = 4
 // loop walks while, for and loop macros: the value at the head is the join
 // over the iterations; the value after the loop joins the exits.
 func (w *walker) loop(s *csyntax.Stmt, in absVal, inside bool) flow {
-	head := w.ops(s.Init, in)
+	return w.iterate(s, w.ops(s.Init, in), inside, true)
+}
+
+// doLoop walks do { } while (...): the body runs at least once.
+func (w *walker) doLoop(s *csyntax.Stmt, in absVal, inside bool) flow {
+	return w.iterate(s, in, inside, false)
+}
+
+// iterate passes over a loop body from start until the value at its head
+// stops changing (at most maxIterations passes; otherwise the head is
+// unknown). testFirst is a while/for loop, whose condition (s.Ops) runs
+// before each pass and whose false condition leaves with the value it saw;
+// a do loop tests s.Post after the body and leaves with the value after it.
+func (w *walker) iterate(s *csyntax.Stmt, start absVal, inside, testFirst bool) flow {
+	head := start
 	var exits []absVal
 	stop := w.stop
 	w.stop = math.MaxInt
 	converged := false
+	entry := func(h absVal) absVal {
+		if testFirst {
+			return w.ops(s.Ops, h)
+		}
+		return h
+	}
 	for i := 0; i < maxIterations && !converged; i++ {
-		h := w.ops(s.Ops, head)
-		r := w.stmt(s.Kids[0], h)
+		e := entry(head)
+		r := w.stmt(s.Kids[0], e)
 		back := w.ops(s.Post, joinAll(r.st, r.conts...))
 		exits = append(exits, r.breaks...)
-		if !s.Forever {
-			exits = append(exits, h)
+		leave, base := back, start
+		if testFirst {
+			leave, base = e, head
 		}
-		next := join(head, back)
+		if !s.Forever {
+			exits = append(exits, leave)
+		}
+		next := join(base, back)
 		converged = next == head
 		head = next
 	}
@@ -375,7 +399,7 @@ func (w *walker) loop(s *csyntax.Stmt, in absVal, inside bool) flow {
 		head = unknown
 	}
 	if inside {
-		r := w.stmt(s.Kids[0], w.ops(s.Ops, head))
+		r := w.stmt(s.Kids[0], entry(head))
 		r.reached = true
 		return r
 	}
@@ -391,36 +415,6 @@ func exitValue(exits []absVal, converged bool) absVal {
 		return absVal{kind: aDead}
 	}
 	return joinAll(exits[0], exits[1:]...)
-}
-
-// doLoop walks do { } while (...): the body runs at least once.
-func (w *walker) doLoop(s *csyntax.Stmt, in absVal, inside bool) flow {
-	head := in
-	var exits []absVal
-	stop := w.stop
-	w.stop = math.MaxInt
-	converged := false
-	for i := 0; i < maxIterations && !converged; i++ {
-		r := w.stmt(s.Kids[0], head)
-		c := w.ops(s.Post, joinAll(r.st, r.conts...))
-		exits = append(exits, r.breaks...)
-		if !s.Forever {
-			exits = append(exits, c)
-		}
-		next := join(in, c)
-		converged = next == head
-		head = next
-	}
-	w.stop = stop
-	if !converged {
-		head = unknown
-	}
-	if inside {
-		r := w.stmt(s.Kids[0], head)
-		r.reached = true
-		return r
-	}
-	return flow{st: exitValue(exits, converged)}
 }
 
 // switchStmt walks a switch: each case label joins the value at the switch
