@@ -1,6 +1,7 @@
 package csyntax
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -288,6 +289,14 @@ func (f *File) EntryPoints(kinds EntryKinds) []EntryPoint {
 	if f == nil || f.functions() == nil {
 		return nil
 	}
+	// Path questions without an entry and c.isr_shared ask again for the
+	// same code: the answer is kept per vocabulary (the returned slice is
+	// shared; callers only read it).
+	key := fmt.Sprintf("csyntax.entrypoints %p", kinds)
+	return f.Memo(key, func() any { return f.entryPoints(kinds) }).([]EntryPoint)
+}
+
+func (f *File) entryPoints(kinds EntryKinds) []EntryPoint {
 	defined := map[string]Function{}
 	for _, fn := range f.Functions() {
 		if _, ok := defined[fn.Name]; !ok {
