@@ -8,9 +8,11 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/blindrec"
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
@@ -29,6 +31,11 @@ type Row struct {
 	Checks    int
 	Negatives int
 	Variants  int
+	// BlindAccepts and BlindRejects count the blind solutions
+	// (checks/accept/blind-*, checks/reject/blind-*); FirstRound sums their
+	// first-round verdicts as checks/blind.yaml records them.
+	BlindAccepts, BlindRejects int
+	FirstRound                 blindrec.FirstRound
 }
 
 // Build loads every case and counts its checks (by running them on the
@@ -45,6 +52,21 @@ func Build(ctx context.Context, corpus []*cases.Case, plan func(*cases.Case) too
 		m := c.Meta
 		r := Row{ID: m.ID, Title: m.Title, Category: m.Category, SDK: m.SDK, Platform: m.Platform, Board: m.Board(),
 			Difficulty: m.Difficulty, Tier: m.Tier, Variants: len(c.AcceptPaths)}
+		for _, p := range c.AcceptPaths {
+			if strings.HasPrefix(filepath.Base(p), "blind-") {
+				r.BlindAccepts++
+			}
+		}
+		for _, p := range c.RejectPaths {
+			if strings.HasPrefix(filepath.Base(p), "blind-") {
+				r.BlindRejects++
+			}
+		}
+		record, ps := blindrec.Load(c.Dir)
+		if diag.HasErrors(ps) {
+			return nil, fmt.Errorf("%s: %s", m.ID, ps[0])
+		}
+		r.FirstRound = blindrec.Sum(record)
 		cc, ps := eval.LoadCaseChecks(ctx, rt, c)
 		if diag.HasErrors(ps) {
 			return nil, fmt.Errorf("%s: %s", m.ID, ps[0])
@@ -120,13 +142,52 @@ func Markdown(rows []Row, machine string) []byte {
 		tot.hard += c.hard
 	}
 	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %d |\n\n", tot.easy, tot.medium, tot.hard, tot.easy+tot.medium+tot.hard)
-	b.WriteString("## Cases\n\n| ID | Title | Category | SDK | Platform | Board | Difficulty | Tier | Layers in its image | Layers here | Checks | Negatives | Variants |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	writeBlind(&b, rows)
+	b.WriteString("## Cases\n\n| ID | Title | Category | SDK | Platform | Board | Difficulty | Tier | Layers in its image | Layers here | Checks | Negatives | Variants | Blind accepts / rejects | First round: accepts passed, rejects caught |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		t := mdescape.Text
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n", t(r.ID), t(r.Title),
-			t(r.Category), t(r.SDK), t(r.Platform), t(r.Board), t(r.Difficulty), t(r.Tier), t(r.InImage), t(r.Layers), r.Checks, r.Negatives, r.Variants)
+		first := "–"
+		if f := r.FirstRound; f.Accepts+f.Rejects > 0 {
+			first = fmt.Sprintf("%d/%d, %d/%d", f.AcceptsPassed, f.Accepts, f.RejectsCaught, f.Rejects)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d / %d | %s |\n", t(r.ID), t(r.Title),
+			t(r.Category), t(r.SDK), t(r.Platform), t(r.Board), t(r.Difficulty), t(r.Tier), t(r.InImage), t(r.Layers), r.Checks, r.Negatives, r.Variants,
+			r.BlindAccepts, r.BlindRejects, first)
 	}
 	return []byte(b.String())
+}
+
+// writeBlind renders the corpus's blind-solution figures: how many cases
+// have a blind set, and the first round's rates (before any check was fixed).
+func writeBlind(b *strings.Builder, rows []Row) {
+	var withSet, accepts, rejects int
+	var first blindrec.FirstRound
+	for _, r := range rows {
+		if r.BlindAccepts >= 2 && r.BlindRejects >= 3 {
+			withSet++
+		}
+		accepts += r.BlindAccepts
+		rejects += r.BlindRejects
+		first.Accepts += r.FirstRound.Accepts
+		first.AcceptsPassed += r.FirstRound.AcceptsPassed
+		first.Rejects += r.FirstRound.Rejects
+		first.RejectsCaught += r.FirstRound.RejectsCaught
+	}
+	b.WriteString("## Blind solutions\n\n")
+	fmt.Fprintf(b, "Answers written from the prompt alone by authors who never saw the reference or the checks (docs/CASE-FORMAT.md, \"Blind solutions\"): %d of %d cases have a full blind set (at least 2 correct and 3 buggy answers); %d blind accepts and %d blind rejects in all.\n\n",
+		withSet, len(rows), accepts, rejects)
+	if first.Accepts+first.Rejects > 0 {
+		fmt.Fprintf(b, "**First round**, before any check was fixed (the measured quality of the checks as written; `first_round` in each case's checks/blind.yaml, recorded from `embedeval validate --json`): %d of %d blind accepts passed every layer (%s), %d of %d blind rejects were caught by a check they name (%s).\n\n",
+			first.AcceptsPassed, first.Accepts, percent(first.AcceptsPassed, first.Accepts), first.RejectsCaught, first.Rejects, percent(first.RejectsCaught, first.Rejects))
+	}
+	b.WriteString("**Now**: `embedeval validate --require-blind` (run on the corpus by the test suite and on case pull requests) fails unless every blind accept passes and every blind reject is caught by a check it names, or its adjudication is recorded as pending. docs/BLIND.md has the per-case state now, from `validate --json`.\n\n")
+}
+
+func percent(n, d int) string {
+	if d == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(d))
 }
 
 func layerList(l1, l2, l4 bool) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/embedeval/embedeval-go/internal/blindrec"
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
@@ -39,6 +40,22 @@ func TestMarkdownEscapesCaseFields(t *testing.T) {
 	rows := []Row{{ID: "timer-001", Title: "Timer | <img src=x onerror=alert(1)> @octocat", Category: "timer", SDK: "zephyr",
 		Platform: "native_sim", Board: "native_sim", Difficulty: "easy", Tier: "core", InImage: "L0 L3", Layers: "L0 L3"}}
 	md := string(Markdown(rows, "test machine"))
-	require.Contains(t, md, "| timer-001 | Timer \\| &lt;img src=x onerror=alert(1)&gt; @&#8203;octocat | timer | zephyr | native_sim | native_sim | easy | core | L0 L3 | L0 L3 | 0 | 0 | 0 |\n")
+	require.Contains(t, md, "| timer-001 | Timer \\| &lt;img src=x onerror=alert(1)&gt; @&#8203;octocat | timer | zephyr | native_sim | native_sim | easy | core | L0 L3 | L0 L3 | 0 | 0 | 0 | 0 / 0 | – |\n")
 	require.NotContains(t, md, "<img")
+}
+
+func TestMarkdownBlindFigures(t *testing.T) {
+	rows := []Row{
+		{ID: "a-001", Category: "timer", Difficulty: "easy", BlindAccepts: 2, BlindRejects: 3,
+			FirstRound: blindrec.FirstRound{Accepts: 2, AcceptsPassed: 1, Rejects: 3, RejectsCaught: 3}},
+		{ID: "b-001", Category: "timer", Difficulty: "easy", BlindAccepts: 2, BlindRejects: 2,
+			FirstRound: blindrec.FirstRound{Accepts: 2, AcceptsPassed: 2, Rejects: 2, RejectsCaught: 0}},
+		{ID: "c-001", Category: "timer", Difficulty: "easy"},
+	}
+	md := string(Markdown(rows, "test machine"))
+	require.Contains(t, md, "1 of 3 cases have a full blind set")
+	require.Contains(t, md, "4 blind accepts and 5 blind rejects in all")
+	require.Contains(t, md, "3 of 4 blind accepts passed every layer (75%), 3 of 5 blind rejects were caught by a check they name (60%)")
+	require.Contains(t, md, "| 2 / 3 | 1/2, 3/3 |\n")
+	require.Contains(t, md, "| 0 / 0 | – |\n")
 }

@@ -2,16 +2,12 @@ package validate
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/embedeval/embedeval-go/internal/blindrec"
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/diag"
@@ -32,7 +28,7 @@ const (
 )
 
 // BlindRule is the rule of blind-set problems.
-const BlindRule = "blind"
+const BlindRule = blindrec.Rule
 
 // RejectReport is one rejected solution under checks/reject/.
 type RejectReport struct {
@@ -202,79 +198,14 @@ func blindSetProblem(c *cases.Case, b BlindCounts) *diag.Problem {
 
 // BlindFile is the adjudication record of a case's blind solutions,
 // relative to the case.
-const BlindFile = "checks/blind.yaml"
-
-// blindEntry is one solution of checks/blind.yaml.
-type blindEntry struct {
-	File       string `yaml:"file"`
-	Author     string `yaml:"author"`
-	FirstRound string `yaml:"first_round"`
-	Decision   string `yaml:"decision"`
-	Reason     string `yaml:"reason"`
-	line       int
-}
-
-// Values of first_round and decision in checks/blind.yaml.
-var (
-	firstRounds = []string{"passed", "failed", "caught", "missed", "wrong-reason", "no-must-fail"}
-	decisions   = []string{"pending", "kept", "check-fixed", "check-added", "moved-to-reject", "moved-to-accept", "prompt-fixed"}
-)
-
-// loadBlind reads checks/blind.yaml: a mapping with the key solutions, a
-// list of {file, author, first_round, decision, reason} (file and author
-// required). A missing file is no entries.
-func loadBlind(c *cases.Case) (map[string]blindEntry, []diag.Problem) {
-	path := filepath.Join(c.Dir, filepath.FromSlash(BlindFile))
-	data, err := cases.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]blindEntry{}, nil
-	}
-	if err != nil {
-		return nil, []diag.Problem{diag.Errorf(path, 0, 0, BlindRule, "cannot read: %v", err)}
-	}
-	var doc struct {
-		Solutions []yaml.Node `yaml:"solutions"`
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil {
-		return nil, []diag.Problem{diag.Errorf(path, 0, 0, BlindRule, "invalid: %v", err)}
-	}
-	out := map[string]blindEntry{}
-	var ps []diag.Problem
-	for _, n := range doc.Solutions {
-		var e blindEntry
-		if err := n.Decode(&e); err != nil {
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "invalid entry: %v", err))
-			continue
-		}
-		e.line = n.Line
-		dir, base := filepath.Split(filepath.FromSlash(e.File))
-		switch {
-		case (dir != "accept"+string(filepath.Separator) && dir != "reject"+string(filepath.Separator)) || !strings.HasPrefix(base, "blind-"):
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "file %q is not accept/blind-<n>.<ext> or reject/blind-<n>.<ext>", e.File))
-			continue
-		case strings.TrimSpace(e.Author) == "":
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "%s: author missing (a short id of who wrote it)", e.File))
-		case e.FirstRound != "" && !slices.Contains(firstRounds, e.FirstRound):
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "%s: first_round %q is not one of %s", e.File, e.FirstRound, strings.Join(firstRounds, ", ")))
-		case e.Decision != "" && !slices.Contains(decisions, e.Decision):
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "%s: decision %q is not one of %s", e.File, e.Decision, strings.Join(decisions, ", ")))
-		}
-		if _, dup := out[e.File]; dup {
-			ps = append(ps, diag.Errorf(path, n.Line, 0, BlindRule, "%s is listed twice", e.File))
-		}
-		out[e.File] = e
-	}
-	return out, ps
-}
+const BlindFile = blindrec.File
 
 // blindRecordProblems holds the case's blind files against checks/blind.yaml
 // (every blind file needs an entry, every entry a file), and turns the
 // errors of a solution whose decision is "pending" into warnings: its
 // adjudication is recorded as not done yet.
 func blindRecordProblems(c *cases.Case, cr *CaseReport) {
-	entries, ps := loadBlind(c)
+	entries, ps := blindrec.Load(c.Dir)
 	cr.Problems = append(cr.Problems, ps...)
 	if entries == nil {
 		return
@@ -307,7 +238,7 @@ func blindRecordProblems(c *cases.Case, cr *CaseReport) {
 	}
 	for f, e := range entries {
 		if !present[f] {
-			cr.Problems = append(cr.Problems, diag.Errorf(filepath.Join(c.Dir, filepath.FromSlash(BlindFile)), e.line, 0, BlindRule, "%s is listed but not present", f))
+			cr.Problems = append(cr.Problems, diag.Errorf(filepath.Join(c.Dir, filepath.FromSlash(BlindFile)), e.Line, 0, BlindRule, "%s is listed but not present", f))
 		}
 	}
 	for i, p := range cr.Problems {

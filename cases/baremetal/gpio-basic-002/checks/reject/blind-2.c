@@ -1,6 +1,6 @@
 /* defect: the range check uses n > 2 instead of n >= 2, so led_*(2) is not ignored and modifies bit 2 of LED0.
  * breaks: "`void led_on(unsigned int n)`, `void led_off(unsigned int n)` and `void led_toggle(unsigned int n)` change LED `n` (0 or 1) only; any other `n` is ignored."
- * must_fail: none
+ * must_fail: led_other_n_ignored
  */
 #include <stdint.h>
 #include <stdio.h>

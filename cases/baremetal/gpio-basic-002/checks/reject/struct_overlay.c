@@ -1,3 +1,7 @@
+/* defect: led_*(n) masks n with n & 1u instead of ignoring n outside 0..1, so led_on(2) lights LED 0 (hand-written variant, moved from accept/ when the blind set showed the requirement unchecked)
+ * breaks: "`void led_on(unsigned int n)`, `void led_off(unsigned int n)` and `void led_toggle(unsigned int n)` change LED `n` (0 or 1) only; any other `n` is ignored."
+ * must_fail: led_other_n_ignored
+ */
 #include <stdint.h>
 #include <stdio.h>
 
