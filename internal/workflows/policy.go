@@ -63,7 +63,7 @@ var (
 // policyRules lists the rules of this file's findings, for the tests and
 // docs/WORKFLOWS.md.
 func policyRules() []string {
-	return []string{"syntax", "keys", "permissions", "pinning", "secrets", "token", "concurrency", "trigger", "fork-safety", "checkout-credentials", "run-expression", "shell"}
+	return []string{"syntax", "keys", "permissions", "pinning", "secrets", "token", "concurrency", "trigger", "fork-safety", "checkout-credentials", "run-expression", "shell", "unset-env"}
 }
 
 // checker collects findings of one file.
@@ -496,6 +496,64 @@ func (c *checker) runScript(r *yaml.Node) {
 	})
 }
 
+// Shell variables in a composite step's script: set -u / set +u switches,
+// references, and the statements that assign a name.
+var (
+	reNounsetOn  = regexp.MustCompile(`^\s*set\s+(-[A-Za-z]*u[A-Za-z]*\b|-o\s+nounset\b)`)
+	reNounsetOff = regexp.MustCompile(`^\s*set\s+(\+[A-Za-z]*u[A-Za-z]*\b|\+o\s+nounset\b)`)
+	reVarRef     = regexp.MustCompile(`\$(?:\{([A-Z_][A-Z0-9_]*)(:?[-+=?])?|([A-Z_][A-Z0-9_]*))`)
+	reAssigned   = regexp.MustCompile(`(?:^|[\s;(])(?:export\s+|local\s+|declare\s+(?:-\w+\s+)*)?([A-Z_][A-Z0-9_]*)=|\bfor\s+([A-Z_][A-Z0-9_]*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Z_][A-Z0-9_ ]*)`)
+)
+
+// runnerVariable reports a name the runner or the shell sets for every step.
+func runnerVariable(name string) bool {
+	return strings.HasPrefix(name, "GITHUB_") || strings.HasPrefix(name, "RUNNER_") || strings.HasPrefix(name, "BASH_") ||
+		contains([]string{"HOME", "PATH", "PWD", "OLDPWD", "IFS", "RANDOM", "LINENO", "SECONDS", "CI", "UID", "EUID", "HOSTNAME", "SHELL", "USER"}, name)
+}
+
+// unsetEnv reports upper-case variables a composite step's script reads
+// under set -u without a default when neither the step's env: nor the
+// script sets them: the step would stop with "unbound variable" on every
+// run. (A composite action's steps see no env of the calling job that the
+// action can rely on.)
+func (c *checker) unsetEnv(r, env *yaml.Node) {
+	if r.Kind != yaml.ScalarNode {
+		return
+	}
+	known := map[string]bool{}
+	for _, kv := range mappingPairs(env) {
+		known[kv.key.Value] = true
+	}
+	for _, m := range reAssigned.FindAllStringSubmatch(r.Value, -1) {
+		for _, g := range m[1:] {
+			for _, name := range strings.Fields(g) {
+				known[name] = true
+			}
+		}
+	}
+	nounset := false
+	reported := map[string]bool{}
+	for _, line := range strings.Split(r.Value, "\n") {
+		switch {
+		case reNounsetOn.MatchString(line):
+			nounset = true
+		case reNounsetOff.MatchString(line):
+			nounset = false
+		}
+		if !nounset || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, m := range reVarRef.FindAllStringSubmatch(line, -1) {
+			name := m[1] + m[3]
+			if m[2] != "" || known[name] || runnerVariable(name) || reported[name] {
+				continue
+			}
+			reported[name] = true
+			c.add(r, "unset-env", "the script reads $%s under set -u, but the step's env: does not set it (unbound variable on every run)", name)
+		}
+	}
+}
+
 // walkExprs calls fn on every scalar under n with the context uses of its
 // expressions. Values of "if" keys are expressions even without ${{ }};
 // implicit says n itself is one.
@@ -632,6 +690,7 @@ func CheckAction(file string, src []byte) []Finding {
 			if lookup(step, "shell") == nil {
 				c.add(r, "shell", "run steps of a composite action need shell:")
 			}
+			c.unsetEnv(r, lookup(step, "env"))
 		}
 		for _, kv := range mappingPairs(step) {
 			readsInputs(kv.value, kv.key.Value == "if", func(s *yaml.Node, name string) {

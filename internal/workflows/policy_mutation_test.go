@@ -217,6 +217,11 @@ func policyMutations() map[string][]mutation {
 			act(mutation{name: "composite run without shell", edits: []edit{{actShell, "    - id: run\n"}}, at: "run: echo \"$KEY\""}),
 			act(mutation{name: "mis-cased shell key", edits: []edit{{actShell, "    - id: run\n      Shell: bash\n"}}, at: "run: echo \"$KEY\""}),
 		},
+		"unset-env": {
+			act(one("read without env", "      run: echo \"$SHARD\"\n", "      run: |\n        set -euo pipefail\n        echo \"$SHARD $MODE\"\n")),
+			act(one("braced", "      run: echo \"$SHARD\"\n", "      run: |\n        set -u\n        echo \"${MODE}\"\n")),
+			act(one("after set +u and -u again", "      run: echo \"$SHARD\"\n", "      run: |\n        set -u\n        set +u\n        echo \"$A\"\n        set -o nounset\n        echo \"$B\"\n")),
+		},
 		"keys": {
 			one("USES", lineCheckout, strings.Replace(lineCheckout, "uses:", "USES:", 1)),
 			one("Uses", lineCheckout, strings.Replace(lineCheckout, "uses:", "Uses:", 1)),
@@ -386,5 +391,36 @@ func TestActionName(t *testing.T) {
 		"actions/checkout@11bd71901bbe5b1630": "actions/checkout",
 	} {
 		require.Equal(t, want, actionName(in), in)
+	}
+}
+
+// TestUnsetEnv pins down which reads under set -u are findings.
+func TestUnsetEnv(t *testing.T) {
+	action := func(run, env string) string {
+		return "name: a\ndescription: d\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n" + run + "      env:\n        SHARD: x\n" + env
+	}
+	tests := []struct {
+		name, run, env string
+		want           []string
+	}{
+		{"from env", "        set -euo pipefail\n        echo \"$SHARD\" >> \"$GITHUB_OUTPUT\"\n", "", nil},
+		{"missing", "        set -euo pipefail\n        echo \"$SHARD $MODE ${MODE}\"\n", "", []string{"MODE"}},
+		{"defaults and assignments", "        set -u\n        echo \"${MODE:-x} ${LEVEL-y}\"\n        OUT=a\n        export DIR=b\n        for F in 1 2; do echo \"$F\"; done\n        read -r A B < f\n        echo \"$OUT $DIR $A $B $HOME $RUNNER_TEMP\"\n", "", nil},
+		{"set +u region", "        set -eu\n        set +u\n        . \"$IDF_PATH/export.sh\"\n        set -u\n        echo \"$IDF_PATH $SHARD\"\n", "", []string{"IDF_PATH"}},
+		{"no set -u", "        echo \"$MODE\"\n", "", nil},
+		{"lower case is local", "        set -u\n        echo \"$mode\"\n", "", nil},
+		{"comment", "        set -u\n        # uses $MODE later\n", "", nil},
+		{"env of the step", "        set -u\n        echo \"$MODE\"\n", "        MODE: y\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range CheckAction("actions/a/action.yml", []byte(action(tt.run, tt.env))) {
+				require.Equal(t, "unset-env", f.Rule, f.String())
+				require.Equal(t, 7, f.Line, "the run: line")
+				got = append(got, f.Message[strings.Index(f.Message, "$")+1:strings.Index(f.Message, " under")])
+			}
+			require.Equal(t, tt.want, got)
+		})
 	}
 }
