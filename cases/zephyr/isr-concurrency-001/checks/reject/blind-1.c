@@ -1,0 +1,88 @@
+/* defect: the main thread drains the ring (reading and decrementing count, advancing tail) without taking the spinlock, racing with the expiry function on another CPU.
+ * breaks: "The application must stay correct if the kernel is built for SMP."
+ * must_fail: consumer_takes_same_lock
+ */
+/*
+ * k_timer expiry function (ISR context) produces sequence numbers into a
+ * hand-written 16-entry FIFO; the main thread drains it every 100 ms.
+ * The producer side is guarded by a spinlock, which never blocks, so it
+ * may be taken from the expiry function.
+ */
+#include <stdint.h>
+
+#include <zephyr/kernel.h>
+#include <zephyr/spinlock.h>
+#include <zephyr/sys/printk.h>
+
+#define RING_CAPACITY   16U
+#define PRODUCE_PERIOD  K_MSEC(10)
+#define DRAIN_PERIOD_MS 100
+
+struct sample_ring {
+	uint32_t buf[RING_CAPACITY];
+	uint32_t head;          /* next slot to write */
+	uint32_t tail;          /* next slot to read */
+	uint32_t count;         /* entries currently stored */
+	uint32_t dropped;       /* samples discarded because the ring was full */
+	uint32_t next_seq;      /* sequence number of the next produced sample */
+};
+
+static struct sample_ring ring;
+static struct k_spinlock ring_lock;
+
+static void produce_sample(struct k_timer *timer)
+{
+	ARG_UNUSED(timer);
+
+	k_spinlock_key_t key = k_spin_lock(&ring_lock);
+	uint32_t seq = ring.next_seq++;
+
+	if (ring.count < RING_CAPACITY) {
+		ring.buf[ring.head] = seq;
+		ring.head = (ring.head + 1U) % RING_CAPACITY;
+		ring.count++;
+	} else {
+		ring.dropped++;
+	}
+
+	k_spin_unlock(&ring_lock, key);
+}
+
+static K_TIMER_DEFINE(sample_timer, produce_sample, NULL);
+
+int main(void)
+{
+	uint32_t local[RING_CAPACITY];
+	uint32_t last = 0;
+	int64_t next_wake;
+
+	k_timer_start(&sample_timer, PRODUCE_PERIOD, PRODUCE_PERIOD);
+	printk("ring consumer running\n");
+
+	next_wake = k_uptime_get();
+
+	while (1) {
+		uint32_t n = 0;
+		uint32_t dropped;
+
+		next_wake += DRAIN_PERIOD_MS;
+		k_sleep(K_TIMEOUT_ABS_MS(next_wake));
+
+		/* Only this thread moves tail, so no lock is needed here. */
+		while (ring.count > 0U) {
+			local[n++] = ring.buf[ring.tail];
+			ring.tail = (ring.tail + 1U) % RING_CAPACITY;
+			ring.count--;
+		}
+		dropped = ring.dropped;
+
+		if (n > 0U) {
+			last = local[n - 1U];
+		}
+
+		printk("drained %u samples, last %u, dropped %u\n",
+		       (unsigned int)n, (unsigned int)last, (unsigned int)dropped);
+	}
+
+	return 0;
+}
