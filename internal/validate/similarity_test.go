@@ -30,4 +30,5 @@ func TestSimilarityProblem(t *testing.T) {
 	require.Equal(t, "v.c: warning: accepted variant repeats 19 of the reference's 20 lines (95%): it proves little; write one with a different structure, names and order [accept-similarity]", p.String())
 	require.Nil(t, similarityProblem("v.c", strings.Join(ref, "\n"), strings.Join(ref[:10], "\n")), "half the lines is a different solution")
 	require.Nil(t, similarityProblem("v.conf", "A=y\nB=y\n", "A=y\nB=y\n"), "tiny references are not judged")
+	require.Nil(t, similarityProblem("accept/blind-1.c", strings.Join(ref, "\n"), strings.Join(near, "\n")), "a blind answer was written without the reference")
 }
