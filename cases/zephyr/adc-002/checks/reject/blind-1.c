@@ -1,6 +1,6 @@
 /* defect: Averages assume the driver stores all 8 samplings of one channel contiguously, but results are interleaved per sampling, so each printed "average" mixes both channels.
  * breaks: "For each burst print `ch0=<avg> ch1=<avg>` with the average raw value of each channel over the 8 samplings."
- * must_fail: none
+ * must_fail: averages_use_interleaved_layout
  */
 /*
  * Two-channel calibrated ADC burst sampler.

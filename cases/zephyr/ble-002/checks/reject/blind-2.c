@@ -1,6 +1,6 @@
 /* defect: When the connection attempt completes with an error (e.g. connection-create timeout) the reference is released but scanning is never restarted, so the sensor is never found again.
  * breaks: "If the connection attempt fails, or after the sensor disconnects, go back to scanning so the sensor is found again."
- * must_fail: none
+ * must_fail: scan_resumed_after_failed_connection
  */
 /*
  * BLE central: scan for the peripheral advertising the complete or

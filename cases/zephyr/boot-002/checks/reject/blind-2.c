@@ -1,6 +1,6 @@
 /* defect: The ring index wraps only after exceeding the capacity, so the 33rd event is written to event_buf[32], one past the end of the 32-entry heap block.
  * breaks: "The event log keeps the last 32 events; an event is a `uint32_t` code plus the `k_uptime_get_32()` timestamp at which it was recorded."
- * must_fail: none
+ * must_fail: ring_keeps_last_32
  */
 /*
  * Event-log subsystem brought up by SYS_INIT before main().

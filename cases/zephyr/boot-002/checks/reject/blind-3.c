@@ -1,6 +1,6 @@
 /* defect: The storage is taken with the C library malloc(), whose arena is separate from the kernel heap sized by CONFIG_HEAP_MEM_POOL_SIZE, instead of k_malloc().
  * breaks: "Its storage is allocated from the kernel heap (the build sets `CONFIG_HEAP_MEM_POOL_SIZE=2048`) when the subsystem initialises, and a `struct k_mutex` serialises access from threads."
- * must_fail: none
+ * must_fail: storage_from_kernel_heap
  */
 /*
  * Event-log subsystem brought up by SYS_INIT before main().

@@ -1,6 +1,6 @@
 /* defect: block_size is set to the number of words (256) instead of the number of bytes (1024), so only a quarter of the buffer is transferred and verification always fails.
  * breaks: "Copy 256 32-bit words (1 KiB), filled with a known pattern before the transfer, into a second buffer of the same size, in one transfer of 32-bit beats."
- * must_fail: none
+ * must_fail: dma_block_size_1kib
  */
 /*
  * Memory-to-memory copy of 1 KiB with the dma2 controller using the

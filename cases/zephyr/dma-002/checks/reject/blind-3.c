@@ -1,6 +1,6 @@
 /* defect: on the 100 ms timeout path main returns without stopping the transfer or releasing the requested channel, so the channel is leaked and the DMA keeps running.
  * breaks: "Use any free channel of the controller and give it back afterwards."
- * must_fail: none
+ * must_fail: dma_channel_released_on_every_path
  */
 /*
  * Memory-to-memory copy of 1 KiB with the dma2 controller using the

@@ -1,6 +1,6 @@
 /* defect: the ring keeps one slot empty to tell full from empty (full when head+1 == tail) in a 16-slot array, so it only ever holds 15 samples and the 16th is dropped.
  * breaks: "Samples go into a fixed-capacity FIFO of 16 entries that the expiry function and the main thread share."
- * must_fail: none
+ * must_fail: fifo_holds_16_samples
  */
 /*
  * k_timer expiry function (ISR context) produces sequence numbers into a
