@@ -1,6 +1,6 @@
 /* defect: The transfer buffer and read requests are 4096 bytes, so the image is pulled from the source in chunks four times larger than allowed.
  * breaks: "Read the image in chunks of at most 1024 bytes (do not hold the whole image in RAM) and write it to the OTA slot that is not currently running, using the ESP-IDF OTA API."
- * must_fail: none
+ * must_fail: image_read_in_chunks_of_1024
  */
 /*
  * Install the image delivered by image_source into the inactive OTA slot,

@@ -1,6 +1,6 @@
 /* defect: the sampler paces itself with a relative vTaskDelay() after each (possibly blocked) lock attempt, so every wait on the lock shifts all later samples and the lag behind the 10 ms schedule accumulates without bound.
  * breaks: "The sampler must never fall more than 20 ms behind its schedule because of the rest of the system."
- * must_fail: none
+ * must_fail: sampler_schedule_drift_free
  */
 /*
  * Sampler/reporter pair sharing a statistics window.

@@ -1,6 +1,6 @@
 /* defect: the channel is sampled for only 3 ADC cycles (0.375 us at 8 MHz), far too short for the sampling capacitor to settle through a ~10 kOhm source.
  * breaks: "Initialise ADC1 once at start-up: 12-bit resolution, right-aligned data, single conversion (no scan, no continuous mode), software start, a sampling time long enough for a source impedance of about 10 kOhm."
- * must_fail: none
+ * must_fail: sampling_time_fits_10k_source
  */
 /* main.c - NUCLEO-F401RE: read a potentiometer on PA0 (A0, ADC1_IN0) by polling */
 #include "stm32f4xx_hal.h"
