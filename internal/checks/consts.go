@@ -9,6 +9,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cexpr"
 	"github.com/embedeval/embedeval-go/internal/csyntax"
+	"github.com/embedeval/embedeval-go/internal/ctext"
 )
 
 // evalInt is the constant part of c.eval_int(code, expr, function=None):
@@ -72,7 +73,7 @@ func constEnv(f *csyntax.File, function string) cexpr.Env {
 // enumConstants adds the constants of "{ A, B = 4, C }" to objects, an
 // implicit value being the last explicit one (or 0) plus its distance.
 func enumConstants(list string, objects map[string]string) {
-	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(list), "{"), "}")
+	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(ctext.StripComments(list)), "{"), "}")
 	base, offset := "0", 0
 	for _, item := range csyntax.SplitArgs(body) {
 		name, value, hasValue := strings.Cut(item, "=")

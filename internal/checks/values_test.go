@@ -454,3 +454,23 @@ void setup(void) {
 `
 	require.Equal(t, "[2, 0, 0, 2, 0, 0, 5, None]", evalExpr(t, `[c.eval_int(code, "rising.ICPolarity", function = "setup"), c.eval_int(code, "rising.ICFilter", function = "setup"), c.eval_int(code, "cfg.ICFilter", function = "setup", line = 11), c.eval_int(code, "cfg.ICPolarity", function = "setup", line = 12), c.eval_int(code, "z.ICFilter", function = "setup", line = 12), c.eval_int(code, "g.b"), c.eval_int(code, "g.a"), c.eval_int(code, "h.b")]`, code))
 }
+
+func TestEvalIntEnumConstants(t *testing.T) {
+	code := `
+enum {
+    NUM_VECTORS = 16 + 32,
+    EXC_PENDSV = 14, // trailing comment
+    /* Smallest power of two >= 48 * 4 bytes. */
+    VTOR_ALIGNMENT = 256,
+    NEXT
+};
+enum { A, B = 4, C };
+`
+	evalCases(t, code, map[string]string{
+		`c.eval_int(code, "NUM_VECTORS")`:    "48",
+		`c.eval_int(code, "EXC_PENDSV")`:     "14",
+		`c.eval_int(code, "VTOR_ALIGNMENT")`: "256",
+		`c.eval_int(code, "NEXT")`:           "257",
+		`c.eval_int(code, "A + B + C")`:      "9",
+	})
+}
