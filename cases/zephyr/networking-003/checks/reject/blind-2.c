@@ -1,6 +1,6 @@
 /* defect: The payload length field is decoded little-endian (sys_get_le16) although the protocol defines it big-endian, so valid frames are rejected and lengths are misread.
  * breaks: "payload length in bytes, big-endian"
- * must_fail: none
+ * must_fail: length_field_big_endian
  */
 /*
  * UDP telemetry receiver with a hardened frame decoder.

@@ -1,6 +1,6 @@
 /* defect: The sender socket is only closed after all three sendto() calls succeed; a sendto failure jumps to the cleanup label, which closes only the receiver, leaking the tx socket.
  * breaks: "Print the failing step and return a negative errno from `main` if any socket operation fails; close every socket before returning."
- * must_fail: none
+ * must_fail: sockets_closed_on_every_path
  */
 /*
  * UDP telemetry receiver with a hardened frame decoder.

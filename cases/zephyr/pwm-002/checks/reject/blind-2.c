@@ -1,6 +1,6 @@
 /* defect: pulse widths are kept in microseconds but passed straight to pwm_set_dt, which expects nanoseconds, so the servo gets 1-2 us pulses instead of 1-2 ms.
  * breaks: "A 1 ms pulse is one end stop, 2 ms the other, 1.5 ms the centre."
- * must_fail: none
+ * must_fail: servo_end_stops_1_and_2_ms
  */
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* defect: The consecutive-failure counter is never cleared after a good measurement, so any 5 failures spread over time stop main.
  * breaks: "After 5 failures in a row `main` stops with the last error; a successful measurement resets that count."
- * must_fail: none
+ * must_fail: failure_count_reset_on_success
  */
 
 #include <zephyr/kernel.h>

@@ -1,6 +1,6 @@
 /* defect: The alert uses a strict greater-than comparison, so a reading of exactly 40.00 C does not raise the alert.
  * breaks: "When the temperature is 40.00 C or more, also print `ALERT: over temperature`."
- * must_fail: none
+ * must_fail: alert_threshold_inclusive
  */
 
 #include <zephyr/kernel.h>
