@@ -20,9 +20,10 @@ func traceBuiltins() map[string]builtinFunc {
 	return map[string]builtinFunc{
 		"entry_points":   entryPointsBuiltin(),
 		"trace":          traceBuiltin(),
-		"happens_before": pathBuiltin("first", "then", (*csyntax.File).HappensBefore, nil),
-		"not_after":      pathBuiltin("first", "then", (*csyntax.File).NotAfter, nil),
-		"released":       pathBuiltin("acquire", "release", (*csyntax.File).Released, (*csyntax.File).ReleasedEvenIfFailed),
+		"happens_before": pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).HappensBefore), nil),
+		"not_after":      pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).NotAfter), nil),
+		"released":       pathBuiltin([]string{"acquire", "release"}, pair((*csyntax.File).Released), pair((*csyntax.File).ReleasedEvenIfFailed)),
+		"not_while_held": pathBuiltin([]string{"acquire", "release", "calls"}, notWhileHeld, nil),
 		"isr_shared":     isrSharedBuiltin(),
 	}
 }
@@ -112,8 +113,21 @@ func traceBuiltin() builtinFunc {
 	}
 }
 
-// pathQuestion is csyntax.File.HappensBefore or Released.
-type pathQuestion func(f *csyntax.File, entry string, a, b []string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer
+// pathQuestion is a csyntax.File path question over name lists, one per
+// parameter of its builtin.
+type pathQuestion func(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer
+
+// pair adapts a question over two name lists (HappensBefore, Released…).
+func pair(q func(f *csyntax.File, entry string, a, b []string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer) pathQuestion {
+	return func(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer {
+		return q(f, entry, lists[0], lists[1], depth, calls)
+	}
+}
+
+// notWhileHeld is csyntax.File.NotWhileHeld over (acquire, release, calls).
+func notWhileHeld(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer {
+	return f.NotWhileHeld(entry, lists[0], lists[1], lists[2], depth, calls)
+}
 
 // names reads a name or a list of names.
 func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error) {
@@ -141,20 +155,25 @@ func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error
 	return out, nil
 }
 
-// pathBuiltin is c.happens_before(code, first, then, entry=None, depth=6)
-// or c.released(code, acquire, release, entry=None, depth=6,
-// failures=True) (askEvenIfFailed answers failures=False): a
-// struct(verdict, reached, sites) over the entry point, or over every
-// entry point of the code when entry is None.
-func pathBuiltin(first, second string, ask, askEvenIfFailed pathQuestion) builtinFunc {
+// pathBuiltin is c.happens_before(code, first, then, entry=None, depth=6),
+// c.not_while_held(code, acquire, release, calls, …) or c.released(code,
+// acquire, release, entry=None, depth=6, failures=True) (askEvenIfFailed
+// answers failures=False): a struct(verdict, reached, sites) over the entry
+// point, or over every entry point of the code when entry is None. params
+// name the name-list parameters; the last must name at least one call.
+func pathBuiltin(params []string, ask, askEvenIfFailed pathQuestion) builtinFunc {
 	calls, loadErr := halting.Default()
 	kinds, kindsErr := entrypoints.Default()
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code string
-		var av, bv starlark.Value
+		vals := make([]starlark.Value, len(params))
 		var entryV, depthV starlark.Value = starlark.None, starlark.None
 		failures := true
-		pairs := []any{"code", &code, first, &av, second, &bv, "entry?", &entryV, "depth?", &depthV}
+		pairs := []any{"code", &code}
+		for i, p := range params {
+			pairs = append(pairs, p, &vals[i])
+		}
+		pairs = append(pairs, "entry?", &entryV, "depth?", &depthV)
 		if askEvenIfFailed != nil {
 			pairs = append(pairs, "failures?", &failures)
 		}
@@ -165,16 +184,16 @@ func pathBuiltin(first, second string, ask, askEvenIfFailed pathQuestion) builti
 		if !failures {
 			question = askEvenIfFailed
 		}
-		as, err := names(b, first, av)
-		if err != nil {
-			return nil, err
+		lists := make([][]string, len(params))
+		for i, p := range params {
+			l, err := names(b, p, vals[i])
+			if err != nil {
+				return nil, err
+			}
+			lists[i] = l
 		}
-		bs, err := names(b, second, bv)
-		if err != nil {
-			return nil, err
-		}
-		if len(bs) == 0 {
-			return nil, fmt.Errorf("%s: %s must name at least one call", b.Name(), second)
+		if len(lists[len(lists)-1]) == 0 {
+			return nil, fmt.Errorf("%s: %s must name at least one call", b.Name(), params[len(params)-1])
 		}
 		depth, err := unpackDepth(b, depthV)
 		if err != nil {
@@ -206,7 +225,7 @@ func pathBuiltin(first, second string, ask, askEvenIfFailed pathQuestion) builti
 			total.Verdict = csyntax.Unknown
 		}
 		for _, e := range entries {
-			a := question(f, e, as, bs, depth, calls)
+			a := question(f, e, lists, depth, calls)
 			if f.Interrupted() {
 				return nil, st.timeLimit()
 			}

@@ -86,10 +86,15 @@ func TestPathBuiltinArguments(t *testing.T) {
 	assert.Equal(t, `(True, 1)`, evalExpr(t, `(lambda a: (a.verdict, a.reached))(c.released(code, "k_mutex_lock", ["k_mutex_unlock"], entry = "leaky_free", depth = 2))`,
 		"void leaky_free(void) { k_mutex_lock(&l, K_FOREVER); k_mutex_unlock(&l); }\n"))
 	assert.Equal(t, `(None, 0)`, evalExpr(t, `(lambda a: (a.verdict, a.reached))(c.happens_before(code, "a", "b", entry = "missing"))`, "void f(void) {}\n"))
+	held := "void f(void) {\n\tk_mutex_lock(&l, K_FOREVER);\n\tk_sleep(K_MSEC(5));\n\tk_mutex_unlock(&l);\n\tk_sleep(K_MSEC(5));\n}\n"
+	assert.Equal(t, `(False, 2, [("f", 3, "k_sleep")])`, evalExpr(t, `(lambda a: (a.verdict, a.reached, [(s.function, s.line, s.name) for s in a.sites]))(c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", ["k_sleep", "k_msleep"], entry = "f"))`, held))
+	assert.Equal(t, `True`, evalExpr(t, `c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", "printk").verdict`, held))
 	for expr, msg := range map[string]string{
 		`c.happens_before(code, "a", [])`:              "then must name at least one call",
 		`c.happens_before(code, "a", "b", depth = 99)`: "depth must be an int from 0 to 16",
 		`c.released(code, 3, "b")`:                     "acquire must be a name or a list of names",
+		`c.not_while_held(code, "a", "b", [])`:         "calls must name at least one call",
+		`c.not_while_held(code, "a", "b")`:             "missing argument for calls",
 		`c.released(code, "a", ["b", ""])`:             "release must hold non-empty strings",
 		`c.trace(code)`:                                "missing argument for function",
 	} {

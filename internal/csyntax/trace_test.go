@@ -552,6 +552,55 @@ int bad(void) {
 	assert.Equal(t, 13, b.Sites[0].Line)
 }
 
+func TestNotWhileHeld(t *testing.T) {
+	f := parse(t, `
+static void log_state(void) { printk("state\n"); }
+void good(void) {
+	k_spinlock_key_t k = k_spin_lock(&l);
+	count++;
+	k_spin_unlock(&l, k);
+	log_state();
+	k_msleep(10);
+}
+void bad(void) {
+	k_spinlock_key_t k = k_spin_lock(&l);
+	if (count > 3) {
+		log_state();
+	}
+	k_spin_unlock(&l, k);
+}
+void early_return(void) {
+	k_spinlock_key_t k = k_spin_lock(&l);
+	if (count == 0) {
+		k_spin_unlock(&l, k);
+		k_msleep(1);
+		return;
+	}
+	k_msleep(5);
+	k_spin_unlock(&l, k);
+}
+void via_pointer(void (*cb)(void)) {
+	k_spinlock_key_t k = k_spin_lock(&l);
+	cb();
+	k_spin_unlock(&l, k);
+}
+`)
+	acq, rel, calls := []string{"k_spin_lock"}, []string{"k_spin_unlock"}, []string{"printk", "k_msleep"}
+	g := f.NotWhileHeld("good", acq, rel, calls, 4, nil)
+	assert.Equal(t, Yes, g.Verdict)
+	assert.Equal(t, 2, g.Reached, "printk in the helper and k_msleep, both after the unlock")
+	b := f.NotWhileHeld("bad", acq, rel, calls, 4, nil)
+	assert.Equal(t, No, b.Verdict, "printk through the helper while the lock is held")
+	require.Len(t, b.Sites, 1)
+	assert.Equal(t, "printk", b.Sites[0].Name)
+	assert.Equal(t, []string{"log_state"}, b.Sites[0].Via)
+	e := f.NotWhileHeld("early_return", acq, rel, calls, 4, nil)
+	assert.Equal(t, No, e.Verdict, "the sleep on the path that keeps the lock")
+	require.Len(t, e.Sites, 1)
+	assert.Equal(t, 24, e.Sites[0].Line)
+	assert.Equal(t, Yes, f.NotWhileHeld("via_pointer", acq, rel, calls, 4, nil).Verdict, "a call through a pointer is not one of the named calls (as for NotAfter)")
+}
+
 func TestTraceBlocks(t *testing.T) {
 	f := parse(t, `
 static void put(int v) { if (v) { store(v); } }

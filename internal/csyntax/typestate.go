@@ -77,6 +77,28 @@ func (f *File) NotAfter(entry string, first, then []string, depth int, calls *Ha
 	return f.typestate(entry, m, depth, calls)
 }
 
+// NotWhileHeld answers, from the entry function: does no path call one of
+// calls while something is held, that is after a call to one of acquire and
+// before the next call to one of release? (No sleep while a spinlock is
+// held, no printf inside a critical section.) Names are as for
+// HappensBefore; a second acquire while held changes nothing (no nesting
+// count). Reached counts the call sites of calls some path reaches, held or not.
+func (f *File) NotWhileHeld(entry string, acquire, release, calls []string, depth int, halting *HaltingCalls) PathAnswer {
+	m := newMachine()
+	m.events(acquire, release, calls)
+	for _, n := range acquire {
+		m.move[eventKey(n)] = to(1)
+	}
+	for _, n := range release {
+		m.move[eventKey(n)] = to(0)
+	}
+	for _, n := range calls {
+		m.check[eventKey(n)] |= 1 << 1
+		m.count[eventKey(n)] = true
+	}
+	return f.typestate(entry, m, depth, halting)
+}
+
 // Released answers, from the entry function: once a call to one of
 // acquire is made, does every path reach a call to one of release before
 // the entry function returns? Paths that end in a call that never returns
