@@ -41,8 +41,12 @@ type RejectReport struct {
 	Caught   bool     `json:"caught"`
 	CaughtBy []string `json:"caught_by"`
 	// FailedOther are the other checks and layers that failed on it.
-	FailedOther []string       `json:"failed_other"`
-	Layers      []LayerSummary `json:"layers"`
+	FailedOther []string `json:"failed_other"`
+	// NotRun are the named layers ("L1", "L2") that did not run here; a
+	// reject nothing else named caught is then not judged, neither caught
+	// nor missed (a skipped layer is not a pass).
+	NotRun []string       `json:"not_run,omitempty"`
+	Layers []LayerSummary `json:"layers"`
 }
 
 // BlindCounts sums a case's blind set.
@@ -54,6 +58,9 @@ type BlindCounts struct {
 	RejectsWrong   int `json:"rejects_caught_for_another_reason"`
 	RejectsMissed  int `json:"rejects_missed"`
 	RejectsInvalid int `json:"rejects_without_valid_must_fail"`
+	// RejectsNotJudged are rejects no named check caught whose named layer
+	// (L1/L2) did not run on this machine.
+	RejectsNotJudged int `json:"rejects_not_judged_here"`
 	// FirstRound counts the first_round verdicts checks/blind.yaml records
 	// (the state before any adjudication), and Pending its entries still
 	// awaiting a decision.
@@ -125,8 +132,14 @@ func judgeReject(ctx context.Context, s *checks.Session, ev *eval.Evaluator, cc 
 			ps = append(ps, diag.Errorf(path, 0, 0, BlindRule, "L%d %s could not run on the rejected solution: %s", l.Layer, l.Name, deref(l.Error)))
 			continue
 		}
-		if l.Status == result.StatusFailed && (l.Layer == result.LayerCompile || l.Layer == result.LayerRuntime) {
-			failed["L"+string(rune('0'+l.Layer))] = true
+		if l.Layer == result.LayerCompile || l.Layer == result.LayerRuntime {
+			name := "L" + string(rune('0'+l.Layer))
+			switch {
+			case l.Status == result.StatusFailed:
+				failed[name] = true
+			case l.Status == result.StatusSkipped && slices.Contains(mustFail, name):
+				rr.NotRun = append(rr.NotRun, name)
+			}
 		}
 		for _, d := range l.Details {
 			if d.Failed() {
@@ -147,6 +160,10 @@ func judgeReject(ctx context.Context, s *checks.Session, ev *eval.Evaluator, cc 
 	slices.Sort(rr.FailedOther)
 	rr.Caught = len(rr.CaughtBy) > 0
 	if found && len(mustFail) > 0 && !rr.Caught {
+		if len(rr.NotRun) > 0 {
+			ps = append(ps, diag.Warnf(path, 0, 0, BlindRule, "rejected solution not judged here: the named layer %s did not run (no named check failed on it)", strings.Join(rr.NotRun, ", ")))
+			return rr, ps
+		}
 		if len(rr.FailedOther) > 0 {
 			ps = append(ps, diag.Errorf(path, 0, 0, BlindRule, "rejected solution is caught for another reason: %s failed, not the named %s", strings.Join(rr.FailedOther, ", "), strings.Join(mustFail, ", ")))
 		} else {
@@ -177,6 +194,8 @@ func blindCounts(cr *CaseReport) BlindCounts {
 			b.RejectsInvalid++
 		case r.Caught:
 			b.RejectsCaught++
+		case len(r.NotRun) > 0:
+			b.RejectsNotJudged++
 		case len(r.FailedOther) > 0:
 			b.RejectsWrong++
 		default:

@@ -58,6 +58,7 @@ func TestBlindSolutionsAreJudged(t *testing.T) {
 	write("reject/blind-3.c", "/* defect: none at all\n * must_fail: callback_does_not_block\n */\n"+string(ref))
 	write("reject/blind-4.c", "/* defect: names nothing */\n"+sleepy)
 	write("reject/blind-5.c", "/* must_fail: no_such_check */\n"+sleepy)
+	write("reject/blind-6.c", "/* defect: only the run shows it\n * must_fail: L2\n */\n"+string(ref))
 
 	set, err := eval.ParseLayers("L0,L3,L4")
 	require.NoError(t, err)
@@ -65,14 +66,16 @@ func TestBlindSolutionsAreJudged(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rep.Cases, 1)
 	c := rep.Cases[0]
-	require.Len(t, c.Rejects, 5)
+	require.Len(t, c.Rejects, 6)
 	assert.True(t, c.Rejects[0].Caught)
 	assert.Equal(t, []string{"callback_does_not_block"}, c.Rejects[0].CaughtBy)
 	assert.False(t, c.Rejects[1].Caught, "failed, but not on its named check")
 	assert.Contains(t, c.Rejects[1].FailedOther, "callback_does_not_block")
 	assert.False(t, c.Rejects[2].Caught)
 	assert.Empty(t, c.Rejects[2].FailedOther)
-	assert.Equal(t, BlindCounts{Accepts: 1, AcceptsPassed: 1, Rejects: 5, RejectsCaught: 1, RejectsWrong: 2, RejectsMissed: 1, RejectsInvalid: 1, FirstRound: map[string]int{}}, c.Blind)
+	assert.Equal(t, []string{"L2"}, c.Rejects[5].NotRun, "L2 is not selected: the reject is not judged, neither caught nor missed")
+	assert.False(t, c.Rejects[5].Caught)
+	assert.Equal(t, BlindCounts{Accepts: 1, AcceptsPassed: 1, Rejects: 6, RejectsCaught: 1, RejectsWrong: 2, RejectsMissed: 1, RejectsInvalid: 1, RejectsNotJudged: 1, FirstRound: map[string]int{}}, c.Blind)
 	var msgs []string
 	for _, p := range c.Problems {
 		// The record of who wrote what is TestBlindRecord's subject.
@@ -87,7 +90,8 @@ func TestBlindSolutionsAreJudged(t *testing.T) {
 		"blind-4.c: rejected solution has no \"must_fail: <check>[, <check>]\" line in its first 40 lines",
 		"blind-5.c: must_fail names \"no_such_check\", which is not a check of this case",
 		"blind-5.c: rejected solution is caught for another reason: callback_does_not_block failed, not the named no_such_check",
-		"gpio-basic-001: case has 1 blind accepts and 5 blind rejects, want at least 2 and 3 (checks/accept/blind-<n>.<ext>, checks/reject/blind-<n>.<ext>)",
+		"blind-6.c: rejected solution not judged here: the named layer L2 did not run (no named check failed on it)",
+		"gpio-basic-001: case has 1 blind accepts and 6 blind rejects, want at least 2 and 3 (checks/accept/blind-<n>.<ext>, checks/reject/blind-<n>.<ext>)",
 	}, msgs)
 	assert.False(t, c.OK)
 }

@@ -118,12 +118,14 @@ func copyTree(t interface {
 }
 
 // TestBundledCorpusValidates keeps the repository's own cases valid: every
-// case passes, every check is defended by a must_fail negative, and every case
-// ships an accepted variant that passes and is not a near-copy of the reference.
+// case passes, every check is defended by a must_fail negative, every case
+// ships an accepted variant that passes and is not a near-copy of the
+// reference, and every case carries its settled blind set.
 func TestBundledCorpusValidates(t *testing.T) {
 	// The corpus policy: every check quotes its requirement, every check is
-	// defended by a must_fail negative.
-	rep, err := Run(context.Background(), Options{CasesDir: "../../cases", RequireRequirements: true})
+	// defended by a must_fail negative, every case has at least 2 blind
+	// accepts that pass and 3 blind rejects each caught by a check it names.
+	rep, err := Run(context.Background(), Options{CasesDir: "../../cases", RequireRequirements: true, RequireBlind: true})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Cases)
 	for _, c := range rep.Cases {
@@ -138,6 +140,14 @@ func TestBundledCorpusValidates(t *testing.T) {
 		require.Empty(t, c.Coverage.Undefended, "%s: checks no negative defends", c.ID)
 		require.NotEmpty(t, c.Variants, "%s: no accepted variant", c.ID)
 		require.Equal(t, c.ChecksTotal, c.ChecksWithRequirement, "%s: checks without a requirement", c.ID)
+		b := c.Blind
+		require.GreaterOrEqual(t, b.Accepts, 2, "%s: blind accepts", c.ID)
+		require.GreaterOrEqual(t, b.Rejects, 3, "%s: blind rejects", c.ID)
+		require.Equal(t, b.Accepts, b.AcceptsPassed, "%s: blind accepts that fail", c.ID)
+		// Rejects only a layer catches are judged by TestLocalPlatformsForReal,
+		// which runs L1 and L2.
+		require.Equal(t, b.Rejects, b.RejectsCaught+b.RejectsNotJudged, "%s: blind rejects not caught by a check they name", c.ID)
+		require.Zero(t, b.Pending, "%s: blind solutions awaiting adjudication (checks/blind.yaml)", c.ID)
 	}
 	require.Empty(t, rep.Problems)
 }
