@@ -27,6 +27,10 @@ type Env struct {
 	// Types maps a typedef name to the type it stands for ("uint32_t",
 	// "unsigned long"), for casts; BuiltinTypes are known without one.
 	Types map[string]string
+	// Sizeof answers sizeof of an operand that is not a type the evaluator
+	// knows: a declared object ("buf", "buf[0]", "*table"), as its text
+	// as the tokens joined by one space. nil, or false: not constant.
+	Sizeof func(operand string) (int64, bool)
 }
 
 // BuiltinTypes are the SDK integer typedefs casts may name without the
@@ -192,7 +196,7 @@ type token struct {
 	val  Num
 }
 
-var ops = []string{"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "(", ")", "?", ":", ","}
+var ops = []string{"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "(", ")", "?", ":", ",", "[", "]"}
 
 // lex splits s into tokens; floats allows floating-point literals.
 func lex(s string, floats bool) ([]token, error) {
@@ -579,6 +583,110 @@ func contains(ws []string, w string) bool {
 	return false
 }
 
+// sizeof evaluates "sizeof(type)", "sizeof(object)" or "sizeof object"
+// (after the keyword) as a size_t. Types of a known size on every target of
+// the corpus are evaluated (char, short, int, long long, the fixed-width
+// integers, float, double, and typedefs of them); long and pointers, whose
+// size differs between the 32-bit targets and 64-bit Linux, are not
+// constant; an object's size comes from Env.Sizeof.
+func (p *parser) sizeof() (Num, error) {
+	var words []string
+	if p.peek() == "(" {
+		p.pos++
+		depth := 1
+		for p.pos < len(p.toks) {
+			t := p.toks[p.pos]
+			p.pos++
+			if t.kind == tOp && (t.text == "(" || t.text == "[") {
+				depth++
+			} else if t.kind == tOp && (t.text == ")" || t.text == "]") {
+				depth--
+				if depth == 0 && t.text == ")" {
+					break
+				}
+			}
+			words = append(words, t.text)
+		}
+		if depth != 0 {
+			return Num{}, errors.New("sizeof: missing )")
+		}
+	} else {
+		for p.pos < len(p.toks) && p.toks[p.pos].text == "*" {
+			words = append(words, "*")
+			p.pos++
+		}
+		if p.pos >= len(p.toks) || p.toks[p.pos].kind != tIdent {
+			return Num{}, errors.New("sizeof: operand is not a name")
+		}
+		words = append(words, p.toks[p.pos].text)
+		p.pos++
+		for p.pos < len(p.toks) {
+			switch t := p.toks[p.pos]; {
+			case t.text == "[":
+				depth := 0
+				for p.pos < len(p.toks) {
+					u := p.toks[p.pos]
+					words = append(words, u.text)
+					p.pos++
+					if u.text == "[" {
+						depth++
+					} else if u.text == "]" {
+						if depth--; depth == 0 {
+							break
+						}
+					}
+				}
+				continue
+			}
+			break
+		}
+	}
+	if n, ok := typeSize(p.resolveTypedefs(words)); ok {
+		return Num{Int: mk(uint64(n), 32, true)}, nil
+	}
+	if p.env.Sizeof != nil {
+		if n, ok := p.env.Sizeof(strings.Join(words, " ")); ok && n > 0 {
+			return Num{Int: mk(uint64(n), 32, true)}, nil
+		}
+	}
+	return Num{}, fmt.Errorf("sizeof(%s) is not known", strings.Join(words, " "))
+}
+
+// typeSize is the size in bytes of a type named by words, when it is the
+// same on every target of the corpus (32-bit Cortex-M, Xtensa and 64-bit
+// Linux): not long (4 or 8 bytes), not a pointer.
+func typeSize(words []string) (int64, bool) {
+	if len(words) == 0 || contains(words, "*") || contains(words, "size_t") || contains(words, "uintptr_t") || contains(words, "intptr_t") {
+		return 0, false
+	}
+	var rest []string
+	for _, w := range words {
+		if w != "const" && w != "volatile" {
+			rest = append(rest, w)
+		}
+	}
+	switch strings.Join(rest, " ") {
+	case "float":
+		return 4, true
+	case "double":
+		return 8, true
+	}
+	longs := 0
+	for _, w := range rest {
+		if w == "long" {
+			longs++
+		}
+	}
+	if longs == 1 {
+		return 0, false
+	}
+	width, _, ok := typeWidth(rest)
+	if !ok {
+		return 0, false
+	}
+	return int64(width / 8), true
+}
+
 // castAt reports whether a cast "(type)" starts at token i, and returns the
 // type and the token after ")".
 func (p *parser) castAt(i int) (ctype, int, bool) {
@@ -692,7 +800,7 @@ func (p *parser) primary() (Num, error) {
 
 func (p *parser) identifier(name string) (Num, error) {
 	if name == "sizeof" {
-		return Num{}, errors.New("sizeof is not evaluated")
+		return p.sizeof()
 	}
 	if p.peek() == "(" {
 		m, ok := p.env.Functions[name]

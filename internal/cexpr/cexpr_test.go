@@ -68,7 +68,7 @@ func TestEval(t *testing.T) {
 	for expr, msg := range map[string]string{
 		"HZ * 2":          "HZ is not a known constant",
 		"get_hz()":        "get_hz(...) is a call, not a constant",
-		"sizeof(int)":     "sizeof is not evaluated",
+		"sizeof(long)":    "sizeof(long) is not known",
 		"1 / (PAGE - 32)": "division by zero",
 		"SELF":            "too deep",
 		"1 +":             "ends early",
@@ -81,6 +81,43 @@ func TestEval(t *testing.T) {
 		_, err := Eval(expr, env)
 		require.ErrorContains(t, err, msg, expr)
 	}
+}
+
+func TestSizeof(t *testing.T) {
+	objects := map[string]int64{"table": 192, "table [ 0 ]": 4, "* table": 4}
+	env := Env{
+		Objects: map[string]string{"ENTRIES": "(sizeof(table) / sizeof(table[0]))"},
+		Types:   map[string]string{"vector_t": "uint32_t", "reg_t": "volatile uint16_t"},
+		Sizeof: func(operand string) (int64, bool) {
+			n, ok := objects[operand]
+			return n, ok
+		},
+	}
+	for expr, want := range map[string]int64{
+		"sizeof(int)": 4, "sizeof(char)": 1, "sizeof(unsigned short)": 2, "sizeof(long long)": 8,
+		"sizeof(uint64_t)": 8, "sizeof(vector_t)": 4, "sizeof(reg_t)": 2, "sizeof(double)": 8, "sizeof(float)": 4,
+		"sizeof(table)": 192, "sizeof table / sizeof *table": 48, "ENTRIES": 48,
+		"48 * sizeof(vector_t)": 192, "sizeof(TickType_t)": 4,
+	} {
+		got, err := Eval(expr, env)
+		require.NoError(t, err, expr)
+		require.Equal(t, want, got, expr)
+	}
+	for expr, msg := range map[string]string{
+		"sizeof(long)":          "sizeof(long) is not known",
+		"sizeof(unsigned long)": "is not known",
+		"sizeof(char *)":        "sizeof(char *) is not known",
+		"sizeof(size_t)":        "sizeof(size_t) is not known",
+		"sizeof(struct cfg)":    "sizeof(struct cfg) is not known",
+		"sizeof(other)":         "sizeof(other) is not known",
+		"sizeof(table":          "missing )",
+		"sizeof 3":              "operand is not a name",
+	} {
+		_, err := Eval(expr, env)
+		require.ErrorContains(t, err, msg, expr)
+	}
+	_, err := Eval("sizeof(table)", Env{})
+	require.ErrorContains(t, err, "not known", "without Sizeof, objects have no size")
 }
 
 func TestComments(t *testing.T) {

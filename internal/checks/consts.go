@@ -67,7 +67,80 @@ func constEnv(f *csyntax.File, function string) cexpr.Env {
 			env.Objects[d.Name] = d.Init
 		}
 	}
+	env.Sizeof = objectSizes(f, function, env)
 	return env
+}
+
+// objectSizes answers sizeof of a declared object for env: "buf" (every
+// dimension), "buf [ 0 ]" or "* buf" (one dimension fewer), for an array or
+// scalar of a type whose size cexpr knows (char, int, the fixed-width
+// integers, typedefs of them); function's declarations first, then the
+// file's. A pointer, a struct or a dimension that is not constant is not
+// known.
+func objectSizes(f *csyntax.File, function string, env cexpr.Env) func(string) (int64, bool) {
+	plain := cexpr.Env{Objects: env.Objects, Functions: env.Functions, Types: env.Types}
+	return func(operand string) (int64, bool) {
+		words := strings.Fields(operand)
+		levels := 0
+		for len(words) > 0 && words[0] == "*" {
+			levels++
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			return 0, false
+		}
+		name, rest := words[0], words[1:]
+		for len(rest) > 0 {
+			if rest[0] != "[" {
+				return 0, false
+			}
+			depth, i := 0, 0
+			for ; i < len(rest); i++ {
+				if rest[i] == "[" {
+					depth++
+				} else if rest[i] == "]" {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			if i == len(rest) {
+				return 0, false
+			}
+			levels++
+			rest = rest[i+1:]
+		}
+		var decl *csyntax.Declaration
+		for _, scope := range []string{function, csyntax.GlobalScope} {
+			if scope == "" && function == "" {
+				continue
+			}
+			for _, d := range f.Declarations(scope) {
+				if d.Name == name {
+					decl = &d
+					break
+				}
+			}
+			if decl != nil {
+				break
+			}
+		}
+		if decl == nil || decl.Pointer || levels > len(decl.Dims) {
+			return 0, false
+		}
+		size, err := cexpr.Eval("sizeof("+decl.Type+")", plain)
+		if err != nil {
+			return 0, false
+		}
+		for _, dim := range decl.Dims[levels:] {
+			n, err := cexpr.Eval(dim, plain)
+			if dim == "" || err != nil || n <= 0 {
+				return 0, false
+			}
+			size *= n
+		}
+		return size, true
+	}
 }
 
 // enumConstants adds the constants of "{ A, B = 4, C }" to objects, an

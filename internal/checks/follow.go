@@ -86,19 +86,23 @@ func (fw *follower) Eval(expr, fn string, line int) (cexpr.Num, bool) {
 }
 
 // env is the constant environment of fn (c.eval_int's, the same as
-// constEnv's), built once per file and function: a function without const
-// locals shares the file's.
+// constEnv's), built once per file and function: the file's with fn's const
+// locals, and sizeof of fn's own objects.
 func (fw *follower) env(fn string) cexpr.Env {
 	base := fw.f.Memo("c.eval_int env ", func() any { return constEnv(fw.f, "") }).(cexpr.Env)
-	locals := fw.constLocals()[fn]
-	if fn == "" || len(locals) == 0 {
+	if fn == "" {
 		return base
 	}
+	locals := fw.constLocals()[fn]
 	return fw.f.Memo("c.eval_int env "+fn, func() any {
-		env := cexpr.Env{Objects: maps.Clone(base.Objects), Functions: base.Functions, Types: base.Types}
-		for _, d := range locals {
-			env.Objects[d.Name] = d.Init
+		env := cexpr.Env{Objects: base.Objects, Functions: base.Functions, Types: base.Types}
+		if len(locals) > 0 {
+			env.Objects = maps.Clone(base.Objects)
+			for _, d := range locals {
+				env.Objects[d.Name] = d.Init
+			}
 		}
+		env.Sizeof = objectSizes(fw.f, fn, env)
 		return env
 	}).(cexpr.Env)
 }

@@ -474,3 +474,34 @@ enum { A, B = 4, C };
 		`c.eval_int(code, "A + B + C")`:      "9",
 	})
 }
+
+func TestEvalIntSizeof(t *testing.T) {
+	code := `
+#define NUM_VECTORS 48
+typedef uint32_t vector_t;
+static vector_t ram_table[NUM_VECTORS];
+static uint8_t frames[4][16];
+static char *names[3];
+static struct cfg settings;
+void copy(void) {
+    uint16_t local[10];
+    memcpy(ram_table, (void *)0, sizeof(ram_table));
+    use(sizeof local / sizeof local[0]);
+}
+`
+	evalCases(t, code, map[string]string{
+		`c.eval_int(code, "sizeof(ram_table)")`:                                 "192",
+		`c.eval_int(code, "sizeof(ram_table) / sizeof(ram_table[0])")`:          "48",
+		`c.eval_int(code, "NUM_VECTORS * sizeof(vector_t)")`:                    "192",
+		`c.eval_int(code, "sizeof(frames)")`:                                    "64",
+		`c.eval_int(code, "sizeof(frames[1])")`:                                 "16",
+		`c.eval_int(code, "sizeof *frames")`:                                    "16",
+		`c.eval_int(code, "sizeof(local)", function = "copy")`:                  "20",
+		`c.eval_int(code, "sizeof local / sizeof local[0]", function = "copy")`: "10",
+		`c.eval_int(code, "sizeof(local)")`:                                     "None",
+		`c.eval_int(code, "sizeof(names)")`:                                     "None",
+		`c.eval_int(code, "sizeof(settings)")`:                                  "None",
+		`c.eval_int(code, "sizeof(long)")`:                                      "None",
+		`c.eval_int(code, "sizeof(frames[0][0][0])")`:                           "None",
+	})
+}
