@@ -23,7 +23,7 @@ func traceBuiltins() map[string]builtinFunc {
 		"happens_before": pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).HappensBefore), nil),
 		"not_after":      pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).NotAfter), nil),
 		"released":       pathBuiltin([]string{"acquire", "release"}, pair((*csyntax.File).Released), pair((*csyntax.File).ReleasedEvenIfFailed)),
-		"not_while_held": pathBuiltin([]string{"acquire", "release", "calls"}, notWhileHeld, nil),
+		"not_while_held": pathBuiltin([]string{"acquire", "release", "calls"}, notWhileHeld((*csyntax.File).NotWhileHeld), notWhileHeld((*csyntax.File).NotWhileHeldEvenIfFailed)),
 		"isr_shared":     isrSharedBuiltin(),
 	}
 }
@@ -124,9 +124,12 @@ func pair(q func(f *csyntax.File, entry string, a, b []string, depth int, calls 
 	}
 }
 
-// notWhileHeld is csyntax.File.NotWhileHeld over (acquire, release, calls).
-func notWhileHeld(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer {
-	return f.NotWhileHeld(entry, lists[0], lists[1], lists[2], depth, calls)
+// notWhileHeld adapts csyntax.File.NotWhileHeld (or its EvenIfFailed form)
+// to (acquire, release, calls).
+func notWhileHeld(q func(f *csyntax.File, entry string, acquire, release, calls []string, depth int, h *csyntax.HaltingCalls) csyntax.PathAnswer) pathQuestion {
+	return func(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer {
+		return q(f, entry, lists[0], lists[1], lists[2], depth, calls)
+	}
 }
 
 // names reads a name or a list of names.
@@ -156,9 +159,9 @@ func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error
 }
 
 // pathBuiltin is c.happens_before(code, first, then, entry=None, depth=6),
-// c.not_while_held(code, acquire, release, calls, …) or c.released(code,
-// acquire, release, entry=None, depth=6, failures=True) (askEvenIfFailed
-// answers failures=False): a struct(verdict, reached, sites) over the entry
+// c.not_while_held(code, acquire, release, calls, …, failures=True) or
+// c.released(code, acquire, release, entry=None, depth=6, failures=True)
+// (askEvenIfFailed answers failures=False): a struct(verdict, reached, sites) over the entry
 // point, or over every entry point of the code when entry is None. params
 // name the name-list parameters; the last must name at least one call.
 func pathBuiltin(params []string, ask, askEvenIfFailed pathQuestion) builtinFunc {

@@ -89,6 +89,8 @@ func TestPathBuiltinArguments(t *testing.T) {
 	held := "void f(void) {\n\tk_mutex_lock(&l, K_FOREVER);\n\tk_sleep(K_MSEC(5));\n\tk_mutex_unlock(&l);\n\tk_sleep(K_MSEC(5));\n}\n"
 	assert.Equal(t, `(False, 2, [("f", 3, "k_sleep")])`, evalExpr(t, `(lambda a: (a.verdict, a.reached, [(s.function, s.line, s.name) for s in a.sites]))(c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", ["k_sleep", "k_msleep"], entry = "f"))`, held))
 	assert.Equal(t, `True`, evalExpr(t, `c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", "printk").verdict`, held))
+	taken := "void f(void) {\n\tif (xSemaphoreTake(m, 5) != pdTRUE) {\n\t\tvTaskDelay(1);\n\t\treturn;\n\t}\n\txSemaphoreGive(m);\n}\n"
+	assert.Equal(t, `(True, False)`, evalExpr(t, `(c.not_while_held(code, "xSemaphoreTake", "xSemaphoreGive", "vTaskDelay").verdict, c.not_while_held(code, "xSemaphoreTake", "xSemaphoreGive", "vTaskDelay", failures = False).verdict)`, taken))
 	for expr, msg := range map[string]string{
 		`c.happens_before(code, "a", [])`:              "then must name at least one call",
 		`c.happens_before(code, "a", "b", depth = 99)`: "depth must be an int from 0 to 16",

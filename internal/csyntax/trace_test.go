@@ -599,6 +599,33 @@ void via_pointer(void (*cb)(void)) {
 	require.Len(t, e.Sites, 1)
 	assert.Equal(t, 24, e.Sites[0].Line)
 	assert.Equal(t, Yes, f.NotWhileHeld("via_pointer", acq, rel, calls, 4, nil).Verdict, "a call through a pointer is not one of the named calls (as for NotAfter)")
+
+	g2 := parse(t, `
+void sampler(void) {
+	for (;;) {
+		if (xSemaphoreTake(m, pdMS_TO_TICKS(5)) == pdTRUE) {
+			stats.n++;
+			xSemaphoreGive(m);
+		} else {
+			dropped++;
+		}
+		vTaskDelayUntil(&last, period);
+	}
+}
+void reporter(void) {
+	BaseType_t got = xSemaphoreTake(m, pdMS_TO_TICKS(20));
+	if (got != pdTRUE) {
+		vTaskDelay(10);
+		return;
+	}
+	copy = stats;
+	xSemaphoreGive(m);
+}
+`)
+	take, give, sleeps := []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, []string{"vTaskDelay", "vTaskDelayUntil"}
+	assert.Equal(t, Yes, g2.NotWhileHeld("sampler", take, give, sleeps, 4, nil).Verdict, "the else branch of a take tested for pdTRUE holds nothing")
+	assert.Equal(t, Yes, g2.NotWhileHeld("reporter", take, give, sleeps, 4, nil).Verdict, "a stored take result tested as failed holds nothing")
+	assert.Equal(t, No, g2.NotWhileHeldEvenIfFailed("sampler", take, give, sleeps, 4, nil).Verdict, "without the exemption, the failed take's branch still holds")
 }
 
 func TestTraceBlocks(t *testing.T) {

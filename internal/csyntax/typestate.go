@@ -82,15 +82,36 @@ func (f *File) NotAfter(entry string, first, then []string, depth int, calls *Ha
 // before the next call to one of release? (No sleep while a spinlock is
 // held, no printf inside a critical section.) Names are as for
 // HappensBefore; a second acquire while held changes nothing (no nesting
-// count). Reached counts the call sites of calls some path reaches, held or not.
+// count). As for Released, a path on which the acquisition failed holds
+// nothing: a variable storing an acquire call's result, or the call itself
+// in a condition, is tracked, and the branch of an if that tests it failed
+// (failureTest: "xSemaphoreTake(m, t) != pdTRUE", "k_mutex_lock(...) < 0")
+// releases. Reached counts the call sites of calls some path reaches, held
+// or not.
 func (f *File) NotWhileHeld(entry string, acquire, release, calls []string, depth int, halting *HaltingCalls) PathAnswer {
+	return f.notWhileHeld(entry, acquire, release, calls, depth, halting, true)
+}
+
+// NotWhileHeldEvenIfFailed is NotWhileHeld without the exemption of failed
+// acquisitions: every path past an acquire call holds until a release.
+func (f *File) NotWhileHeldEvenIfFailed(entry string, acquire, release, calls []string, depth int, halting *HaltingCalls) PathAnswer {
+	return f.notWhileHeld(entry, acquire, release, calls, depth, halting, false)
+}
+
+func (f *File) notWhileHeld(entry string, acquire, release, calls []string, depth int, halting *HaltingCalls, failures bool) PathAnswer {
 	m := newMachine()
 	m.events(acquire, release, calls)
+	m.acquire, m.release = map[string]bool{}, map[string]bool{}
+	if failures {
+		m.failed = to(0)
+	}
 	for _, n := range acquire {
 		m.move[eventKey(n)] = to(1)
+		m.acquire[n] = true
 	}
 	for _, n := range release {
 		m.move[eventKey(n)] = to(0)
+		m.release[n] = true
 	}
 	for _, n := range calls {
 		m.check[eventKey(n)] |= 1 << 1
