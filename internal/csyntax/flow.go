@@ -58,7 +58,7 @@ type flowNode struct {
 	// jumps marks an unreadable statement that holds a control keyword.
 	jumps bool
 	label string // flowLabel, flowGoto
-	line  int    // flowIf, flowLoop, flowDo, flowSwitch, flowReturn: the statement's line
+	line  int    // the statement's line (flowIf, flowLoop, flowDo, flowSwitch, flowReturn, flowLabel, flowGoto, flowBreak, flowContinue)
 	// cond is the condition's text without its parentheses (flowIf,
 	// flowLoop, flowDo, flowSwitch) or the returned expression (flowReturn).
 	cond string
@@ -365,7 +365,7 @@ func (b *flowBuilder) buildNode(n *ts.Node, depth int) *flowNode {
 			}
 		}
 	case k.labeled:
-		out = &flowNode{kind: flowLabel, labels: true, kids: []*flowNode{nil}}
+		out = &flowNode{kind: flowLabel, labels: true, kids: []*flowNode{nil}, line: int(n.StartPosition().Row) + 1}
 		label := field(n, k.fLabel)
 		if label != nil {
 			out.label = b.f.text(label)
@@ -380,15 +380,15 @@ func (b *flowBuilder) buildNode(n *ts.Node, depth int) *flowNode {
 			out.cond = b.exprText(v)
 		}
 	case k.gotoStmt:
-		out = &flowNode{kind: flowGoto}
+		out = &flowNode{kind: flowGoto, line: int(n.StartPosition().Row) + 1}
 		if label := field(n, k.fLabel); label != nil {
 			out.label = b.f.text(label)
 			b.fn.targets[out.label] = true
 		}
 	case k.breakStmt:
-		out = &flowNode{kind: flowBreak}
+		out = &flowNode{kind: flowBreak, line: int(n.StartPosition().Row) + 1}
 	case k.continueStmt:
-		out = &flowNode{kind: flowContinue}
+		out = &flowNode{kind: flowContinue, line: int(n.StartPosition().Row) + 1}
 	case k.ppIf, k.ppIfdef, k.ppElif, k.ppElifdef, k.ppElse:
 		out = b.preproc(n, depth)
 	case k.attributed:

@@ -237,17 +237,17 @@ func (w *traceWalk) node(fr *frame, n *flowNode) {
 		})
 		w.emit(fr, Event{Kind: "end", Line: n.line})
 	case flowLabel:
-		w.emit(fr, Event{Kind: "label", Name: n.label})
+		w.emit(fr, Event{Kind: "label", Name: n.label, Line: n.line})
 		w.node(fr, n.kids[0])
 	case flowReturn:
 		w.ops(fr, n.calls)
 		w.emit(fr, Event{Kind: "return", Value: fr.subst(n.cond), Line: n.line})
 	case flowGoto:
-		w.emit(fr, Event{Kind: "goto", Name: n.label})
+		w.emit(fr, Event{Kind: "goto", Name: n.label, Line: n.line})
 	case flowBreak:
-		w.emit(fr, Event{Kind: "break"})
+		w.emit(fr, Event{Kind: "break", Line: n.line})
 	case flowContinue:
-		w.emit(fr, Event{Kind: "continue"})
+		w.emit(fr, Event{Kind: "continue", Line: n.line})
 	}
 }
 

@@ -653,3 +653,28 @@ void run(int n) {
 	assert.Equal(t, []string{"loop:run:4", "else:run:5"}, got["skip"])
 	assert.Equal(t, []string{}, got["done"])
 }
+
+func TestTraceJumpLines(t *testing.T) {
+	f := parse(t, `int f(int a) {
+	for (int i = 0; i < a; i++) {
+		if (i == 2)
+			continue;
+		if (i == 5)
+			break;
+	}
+	if (a < 0)
+		goto fail;
+	return 0;
+fail:
+	return -1;
+}
+`)
+	got := map[string]int{}
+	for _, e := range f.Trace("f", 2, nil) {
+		switch e.Kind {
+		case "goto", "label", "break", "continue":
+			got[e.Kind] = e.Line
+		}
+	}
+	assert.Equal(t, map[string]int{"continue": 4, "break": 6, "goto": 9, "label": 11}, got)
+}
