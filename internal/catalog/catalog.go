@@ -180,7 +180,7 @@ func writeBlind(b *strings.Builder, rows []Row) {
 		fmt.Fprintf(b, "**First round**, before any check was fixed (the measured quality of the checks as written; `first_round` in each case's checks/blind.yaml, recorded from `embedeval validate --json`): %d of %d blind accepts passed every layer (%s), %d of %d blind rejects were caught by a check they name (%s).\n\n",
 			first.AcceptsPassed, first.Accepts, percent(first.AcceptsPassed, first.Accepts), first.RejectsCaught, first.Rejects, percent(first.RejectsCaught, first.Rejects))
 	}
-	b.WriteString("**Now**: `embedeval validate --require-blind` (run on the corpus by the test suite and on case pull requests) fails unless every blind accept passes and every blind reject is caught by a check it names, or its adjudication is recorded as pending. docs/BLIND.md has the per-case state now, from `validate --json`.\n\n")
+	b.WriteString("**Now**: the test suite validates the bundled corpus with `--require-blind` and fails unless every blind accept passes every layer that runs, every blind reject is caught by a check it names and no adjudication is pending; case pull requests get the same validation (a pending decision is a warning there). docs/BLIND.md has the per-case state after adjudication, from `validate --json`.\n\n")
 }
 
 func percent(n, d int) string {
