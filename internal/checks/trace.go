@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -22,7 +23,7 @@ func traceBuiltins() map[string]builtinFunc {
 		"trace":          traceBuiltin(),
 		"happens_before": pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).HappensBefore), nil),
 		"not_after":      pathBuiltin([]string{"first", "then"}, pair((*csyntax.File).NotAfter), nil),
-		"released":       pathBuiltin([]string{"acquire", "release"}, pair((*csyntax.File).Released), pair((*csyntax.File).ReleasedEvenIfFailed)),
+		"released":       pathBuiltin([]string{"acquire", "release"}, pair((*csyntax.File).Released), pair((*csyntax.File).ReleasedEvenIfFailed), releasedHandle),
 		"not_while_held": pathBuiltin([]string{"acquire", "release", "calls"}, notWhileHeld((*csyntax.File).NotWhileHeld), notWhileHeld((*csyntax.File).NotWhileHeldEvenIfFailed)),
 		"isr_shared":     isrSharedBuiltin(),
 	}
@@ -124,6 +125,14 @@ func pair(q func(f *csyntax.File, entry string, a, b []string, depth int, calls 
 	}
 }
 
+// handleQuestion is a path question about one resource (ReleasedHandle).
+type handleQuestion func(f *csyntax.File, entry string, lists [][]string, handle string, depth int, calls *csyntax.HaltingCalls, failures bool) csyntax.PathAnswer
+
+// releasedHandle is csyntax.File.ReleasedHandle over (acquire, release).
+func releasedHandle(f *csyntax.File, entry string, lists [][]string, handle string, depth int, calls *csyntax.HaltingCalls, failures bool) csyntax.PathAnswer {
+	return f.ReleasedHandle(entry, lists[0], lists[1], handle, depth, calls, failures)
+}
+
 // notWhileHeld adapts csyntax.File.NotWhileHeld (or its EvenIfFailed form)
 // to (acquire, release, calls).
 func notWhileHeld(q func(f *csyntax.File, entry string, acquire, release, calls []string, depth int, h *csyntax.HaltingCalls) csyntax.PathAnswer) pathQuestion {
@@ -164,7 +173,9 @@ func names(b *starlark.Builtin, param string, v starlark.Value) ([]string, error
 // (askEvenIfFailed answers failures=False): a struct(verdict, reached, sites) over the entry
 // point, or over every entry point of the code when entry is None. params
 // name the name-list parameters; the last must name at least one call.
-func pathBuiltin(params []string, ask, askEvenIfFailed pathQuestion) builtinFunc {
+// With askHandle, the builtin takes handle= (c.released's one-resource
+// form).
+func pathBuiltin(params []string, ask, askEvenIfFailed pathQuestion, askHandle ...handleQuestion) builtinFunc {
 	calls, loadErr := halting.Default()
 	kinds, kindsErr := entrypoints.Default()
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -180,12 +191,25 @@ func pathBuiltin(params []string, ask, askEvenIfFailed pathQuestion) builtinFunc
 		if askEvenIfFailed != nil {
 			pairs = append(pairs, "failures?", &failures)
 		}
+		var handle starlark.Value = starlark.None
+		if len(askHandle) > 0 {
+			pairs = append(pairs, "handle?", &handle)
+		}
 		if err := starlark.UnpackArgs(b.Name(), args, kwargs, pairs...); err != nil {
 			return nil, err
 		}
 		question := ask
 		if !failures {
 			question = askEvenIfFailed
+		}
+		if handle != starlark.None {
+			h, ok := starlark.AsString(handle)
+			if !ok || strings.TrimSpace(h) == "" {
+				return nil, fmt.Errorf("%s: handle must be a non-empty string (the lvalue holding the resource), got %s", b.Name(), handle.String())
+			}
+			question = func(f *csyntax.File, entry string, lists [][]string, depth int, calls *csyntax.HaltingCalls) csyntax.PathAnswer {
+				return askHandle[0](f, entry, lists, h, depth, calls, failures)
+			}
 		}
 		lists := make([][]string, len(params))
 		for i, p := range params {

@@ -89,16 +89,21 @@ func TestPathBuiltinArguments(t *testing.T) {
 	held := "void f(void) {\n\tk_mutex_lock(&l, K_FOREVER);\n\tk_sleep(K_MSEC(5));\n\tk_mutex_unlock(&l);\n\tk_sleep(K_MSEC(5));\n}\n"
 	assert.Equal(t, `(False, 2, [("f", 3, "k_sleep")])`, evalExpr(t, `(lambda a: (a.verdict, a.reached, [(s.function, s.line, s.name) for s in a.sites]))(c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", ["k_sleep", "k_msleep"], entry = "f"))`, held))
 	assert.Equal(t, `True`, evalExpr(t, `c.not_while_held(code, "k_mutex_lock", "k_mutex_unlock", "printk").verdict`, held))
+	socks := "int f(void) {\n\tint rx = socket(1, 2, 0);\n\tif (rx < 0)\n\t\treturn -1;\n\tint tx = socket(1, 2, 0);\n\tif (tx < 0) {\n\t\tclose(rx);\n\t\treturn -1;\n\t}\n\tif (send(tx) < 0) {\n\t\tclose(rx);\n\t\treturn -1;\n\t}\n\tclose(tx);\n\tclose(rx);\n\treturn 0;\n}\n"
+	assert.Equal(t, `(True, False, [12], True)`, evalExpr(t, `(c.released(code, "socket", "close").verdict, c.released(code, "socket", "close", handle = "tx").verdict, [s.line for s in c.released(code, "socket", "close", handle = "tx").sites], c.released(code, "socket", "close", handle = "rx").verdict)`, socks))
 	taken := "void f(void) {\n\tif (xSemaphoreTake(m, 5) != pdTRUE) {\n\t\tvTaskDelay(1);\n\t\treturn;\n\t}\n\txSemaphoreGive(m);\n}\n"
 	assert.Equal(t, `(True, False)`, evalExpr(t, `(c.not_while_held(code, "xSemaphoreTake", "xSemaphoreGive", "vTaskDelay").verdict, c.not_while_held(code, "xSemaphoreTake", "xSemaphoreGive", "vTaskDelay", failures = False).verdict)`, taken))
 	for expr, msg := range map[string]string{
-		`c.happens_before(code, "a", [])`:              "then must name at least one call",
-		`c.happens_before(code, "a", "b", depth = 99)`: "depth must be an int from 0 to 16",
-		`c.released(code, 3, "b")`:                     "acquire must be a name or a list of names",
-		`c.not_while_held(code, "a", "b", [])`:         "calls must name at least one call",
-		`c.not_while_held(code, "a", "b")`:             "missing argument for calls",
-		`c.released(code, "a", ["b", ""])`:             "release must hold non-empty strings",
-		`c.trace(code)`:                                "missing argument for function",
+		`c.happens_before(code, "a", [])`:                "then must name at least one call",
+		`c.happens_before(code, "a", "b", depth = 99)`:   "depth must be an int from 0 to 16",
+		`c.released(code, 3, "b")`:                       "acquire must be a name or a list of names",
+		`c.not_while_held(code, "a", "b", [])`:           "calls must name at least one call",
+		`c.released(code, "a", "b", handle = "")`:        "handle must be a non-empty string",
+		`c.released(code, "a", "b", handle = 3)`:         "handle must be a non-empty string",
+		`c.happens_before(code, "a", "b", handle = "x")`: "unexpected keyword argument \"handle\"",
+		`c.not_while_held(code, "a", "b")`:               "missing argument for calls",
+		`c.released(code, "a", ["b", ""])`:               "release must hold non-empty strings",
+		`c.trace(code)`:                                  "missing argument for function",
 	} {
 		src := "def run_checks(code):\n    return [CheckDetail(check_name = \"x\", passed = True, actual = repr(" + expr + "))]\n"
 		_, err := run(t, newRuntime(t, Limits{}), src, "void f(void) {}\n")

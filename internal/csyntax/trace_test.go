@@ -678,3 +678,60 @@ fail:
 	}
 	assert.Equal(t, map[string]int{"continue": 4, "break": 6, "goto": 9, "label": 11}, got)
 }
+
+func TestReleasedHandle(t *testing.T) {
+	f := parse(t, `
+static int listener;
+static void close_sock(int s) { if (s >= 0) close(s); }
+int leaks_tx(void) {
+	int rx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (rx < 0)
+		return -1;
+	int tx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (tx < 0) {
+		close(rx);
+		return -1;
+	}
+	if (sendto(tx, buf, n, 0, &a, sizeof a) < 0) {
+		close(rx);
+		return -1;
+	}
+	close(tx);
+	close_sock(rx);
+	return 0;
+}
+int global_sock(void) {
+	listener = socket(AF_INET, SOCK_STREAM, 0);
+	if (listener < 0)
+		return -1;
+	stop();
+	return 0;
+}
+static void stop(void) { close(listener); }
+int out_param(void) {
+	esp_timer_handle_t h;
+	esp_err_t err = esp_timer_create(&args, &h);
+	if (err != ESP_OK)
+		return err;
+	if (esp_timer_start_periodic(h, 100000) != ESP_OK) {
+		return -1;
+	}
+	esp_timer_delete(h);
+	return 0;
+}
+`)
+	acq, rel := []string{"socket"}, []string{"close"}
+	tx := f.ReleasedHandle("leaks_tx", acq, rel, "tx", 4, nil, true)
+	assert.Equal(t, No, tx.Verdict, "tx is not closed when sendto fails, although rx is")
+	require.Len(t, tx.Sites, 1)
+	assert.Equal(t, 15, tx.Sites[0].Line)
+	assert.Equal(t, Yes, f.ReleasedHandle("leaks_tx", acq, rel, "rx", 4, nil, true).Verdict, "rx is closed on every path, once through a helper")
+	assert.Equal(t, Yes, f.Released("leaks_tx", acq, rel, 4, nil).Verdict, "without a handle any close counts: the leak is hidden")
+	assert.Equal(t, Yes, f.ReleasedHandle("global_sock", acq, rel, "listener", 4, nil, true).Verdict, "a file-scope handle keeps its name in the helper")
+	timer := []string{"esp_timer_create"}
+	o := f.ReleasedHandle("out_param", timer, []string{"esp_timer_delete"}, "h", 4, nil, true)
+	assert.Equal(t, No, o.Verdict, "the start failure returns with the timer created")
+	require.Len(t, o.Sites, 1)
+	assert.Equal(t, 35, o.Sites[0].Line)
+	assert.Equal(t, Unknown, f.ReleasedHandle("leaks_tx", acq, rel, " ", 4, nil, true).Verdict)
+}

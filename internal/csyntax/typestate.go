@@ -1,6 +1,7 @@
 package csyntax
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -140,7 +141,31 @@ func (f *File) ReleasedEvenIfFailed(entry string, acquire, release []string, dep
 	return f.released(entry, acquire, release, depth, calls, false)
 }
 
+// ReleasedHandle is Released for one resource: the handle is the lvalue
+// that holds it ("fd", "ctx->sock", "h"), as written (white space ignored).
+// An acquire call counts only when its result is stored to handle or it
+// takes &handle (an out-parameter: esp_timer_create(&args, &h)); a release
+// call counts only when one of its arguments is handle or &handle. A helper
+// the handle is passed to sees it under its parameter's name (*p for &h);
+// a file-scope handle keeps its name in every helper that does not shadow
+// it. So one socket's leak is found even when another socket is closed on
+// the same path.
+func (f *File) ReleasedHandle(entry string, acquire, release []string, handle string, depth int, calls *HaltingCalls, failures bool) PathAnswer {
+	h := squeeze(handle)
+	if h == "" {
+		return PathAnswer{Verdict: Unknown}
+	}
+	m := f.releasedMachine(acquire, release, failures)
+	m.handle = h
+	return f.typestate(entry, m, depth, calls)
+}
+
 func (f *File) released(entry string, acquire, release []string, depth int, calls *HaltingCalls, failures bool) PathAnswer {
+	return f.typestate(entry, f.releasedMachine(acquire, release, failures), depth, calls)
+}
+
+// releasedMachine is the machine of a Released question.
+func (f *File) releasedMachine(acquire, release []string, failures bool) *machine {
 	m := newMachine()
 	m.events(acquire, release)
 	m.exitBad = 1 << 1
@@ -160,7 +185,7 @@ func (f *File) released(entry string, acquire, release []string, depth int, call
 		m.move[eventKey(n)] = to(0)
 		m.release[n] = true
 	}
-	return f.typestate(entry, m, depth, calls)
+	return m
 }
 
 // machine is a typestate property: calls move paths between states, some
@@ -191,6 +216,9 @@ type machine struct {
 	// countExits counts the entry point's returns instead.
 	count      map[string]bool
 	countExits bool
+	// handle, when set, makes acquire and release events of one resource
+	// only (ReleasedHandle): its text, squeezed.
+	handle string
 }
 
 func newMachine() *machine {
@@ -282,8 +310,12 @@ type tsWalk struct {
 }
 
 type tsKey struct {
-	fn *flowFunc
-	in pstate
+	fn    *flowFunc
+	in    pstate
+	alias string
+	// tracked: the caller tracks the handle passed as alias (a handle
+	// or a status; see tsFrame.handles), and so does the callee.
+	tracked, isHandle bool
 }
 
 type siteKey struct {
@@ -302,6 +334,9 @@ type tsFrame struct {
 	// handles are the variables holding an acquire call's result: true
 	// for a handle (released by passing it), false for a status code.
 	handles map[string]bool
+	// alias is the machine's handle as this frame names it ("" where the
+	// frame cannot see it).
+	alias string
 }
 
 func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCalls) PathAnswer {
@@ -321,7 +356,7 @@ func (f *File) walkTypestate(entry string, m *machine, depth int, calls *Halting
 	w := &tsWalk{t: t, m: m, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
 		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
 	for _, def := range t.byName[entry] {
-		fr := &tsFrame{fn: def, via: []string{}, top: true}
+		fr := &tsFrame{fn: def, via: []string{}, top: true, alias: m.handle}
 		o := w.body(fr, pstate{def: 1 << m.start})
 		if bad := (pstate{o.fall.def & m.exitBad, o.fall.unk & m.exitBad}); !bad.empty() {
 			w.record(fr, def.line, "", bad)
@@ -415,6 +450,11 @@ func (w *tsWalk) ops(fr *tsFrame, refs []callRef, in pstate) pstate {
 // op applies one ref to the paths in.
 func (w *tsWalk) op(fr *tsFrame, r callRef, in pstate) pstate {
 	m := w.m
+	if m.handle != "" {
+		if out, done := w.handleOp(fr, r, in); done {
+			return out
+		}
+	}
 	if name := w.eventName(r); name != "" {
 		return w.event(fr, r, name, in)
 	}
@@ -454,6 +494,88 @@ func (w *tsWalk) op(fr *tsFrame, r callRef, in pstate) pstate {
 		}
 	}
 	return w.call(fr, r, in)
+}
+
+// handleOp applies a ref of a ReleasedHandle question that concerns the
+// acquire and release names: the acquisition of the frame's alias (a store
+// of an acquire call's result to it, or an acquire call taking &alias)
+// moves to held; a release call with the alias among its arguments moves
+// to released; any other acquire or release call is another resource's and
+// changes nothing. done is false for every other ref.
+func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
+	m := w.m
+	switch {
+	case r.store:
+		name := calleeOf(r.value)
+		if !m.acquire[name] {
+			return in, false
+		}
+		out := in
+		switch {
+		case fr.alias != "" && squeeze(r.name) == fr.alias:
+			out = w.event(fr, r, name, in) // h = open(...)
+		case fr.alias == "" || !strings.Contains(squeeze(r.value), "&"+fr.alias):
+			return in, true // another resource's result: not tracked
+		}
+		// The handle, or the status of an out-parameter acquisition
+		// (err = create(&h)), is tracked for failure tests.
+		if m.failed != nil && !r.maybe {
+			w.track(fr, r)
+		}
+		return out, true
+	case r.asm || r.use || r.pointer:
+		return in, false
+	case m.acquire[r.name]:
+		if fr.alias != "" && slices.Contains(argTexts(r.args), "&"+fr.alias) {
+			return w.event(fr, r, r.name, in), true
+		}
+		// Another resource, or this one through the store that follows.
+		return in, true
+	case m.release[r.name]:
+		if fr.alias != "" && (slices.Contains(argTexts(r.args), fr.alias) || slices.Contains(argTexts(r.args), "&"+fr.alias)) {
+			return w.event(fr, r, r.name, in), true
+		}
+		return in, true
+	}
+	return in, false
+}
+
+// argTexts are a call's argument texts, squeezed and unparenthesized.
+func argTexts(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = squeeze(unparen(strings.TrimSpace(a)))
+	}
+	return out
+}
+
+// calleeAlias is the name under which def, called with args from a frame
+// naming the handle alias, sees it: the parameter it is passed to (*p when
+// &alias is passed), the same name for a file-scope handle def does not
+// shadow, else "".
+func (w *tsWalk) calleeAlias(alias string, def *flowFunc, args []string) string {
+	if alias == "" {
+		return ""
+	}
+	for i, a := range argTexts(args) {
+		if i >= len(def.params) {
+			break
+		}
+		switch a {
+		case alias:
+			return def.params[i]
+		case "&" + alias:
+			return "*" + def.params[i]
+		}
+	}
+	root := alias
+	if i := strings.IndexAny(root, ".-[*"); i >= 0 {
+		root = root[:i]
+	}
+	if root != "" && w.t.globals[root] && !def.vars[root] {
+		return alias
+	}
+	return ""
 }
 
 // event applies a ref that is one of the question's events, by name: it is
@@ -509,7 +631,7 @@ func (w *tsWalk) call(fr *tsFrame, r callRef, in pstate) pstate {
 		}
 		var out pstate
 		for _, def := range t.byName[r.name] {
-			out = out.join(w.enter(fr, def, r.name, in))
+			out = out.join(w.enter(fr, def, r.name, r.args, in))
 		}
 		return out
 	case t.calls.Contains(r.name):
@@ -519,17 +641,26 @@ func (w *tsWalk) call(fr *tsFrame, r callRef, in pstate) pstate {
 }
 
 // enter evaluates a helper called with the paths in.
-func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, in pstate) pstate {
+func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, in pstate) pstate {
 	if w.active[def] || len(fr.via) >= w.max {
 		return w.unknown(in)
 	}
-	k := tsKey{def, in}
+	alias := w.calleeAlias(fr.alias, def, args)
+	isHandle, tracked := fr.handles[fr.alias]
+	tracked = tracked && alias != ""
+	k := tsKey{def, in, alias, tracked, isHandle}
 	if out, ok := w.memo[k]; ok {
 		return out
 	}
 	via := append(append(make([]string, 0, len(fr.via)+1), fr.via...), name)
 	w.active[def] = true
-	out := w.body(&tsFrame{fn: def, via: via}, in).fall
+	callee := &tsFrame{fn: def, via: via, alias: alias}
+	if tracked {
+		// The helper's guard on its copy of the handle ("if (s >= 0)
+		// close(s);") is a failure test of the acquisition too.
+		callee.handles = map[string]bool{alias: isHandle}
+	}
+	out := w.body(callee, in).fall
 	w.active[def] = false
 	w.memo[k] = out
 	return out
@@ -695,6 +826,9 @@ func (w *tsWalk) testedHandles(fr *tsFrame, cond string) map[string]bool {
 	handles := fr.handles
 	for _, side := range sides {
 		side = strings.TrimSpace(unparen(strings.TrimSpace(side)))
+		if w.m.handle != "" && (fr.alias == "" || !strings.Contains(squeeze(side), "&"+fr.alias)) {
+			continue // another resource's acquisition
+		}
 		if name := calleeOf(side); name != "" && w.m.acquire[name] && storedVar(side) == side {
 			if len(handles) == len(fr.handles) {
 				handles = make(map[string]bool, len(fr.handles)+1)
