@@ -377,13 +377,15 @@ func checkReturnAfterError(ev loaded[errorVocabulary]) builtinFunc {
 func errorHandlingSites(ev loaded[errorVocabulary]) builtinFunc {
 	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var code, call string
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call); err != nil {
+		mustLeave := true
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "call", &call, "must_leave?", &mustLeave); err != nil {
 			return nil, err
 		}
 		rules, file, err := errorRules(th, b.Name(), code, ev)
 		if err != nil {
 			return nil, err
 		}
+		rules.TestedOnly = !mustLeave
 		var sites []ctext.ErrorSite
 		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call, rules) }); err != nil {
 			return nil, err

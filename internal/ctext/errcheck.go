@@ -36,6 +36,8 @@ type errJudge struct {
 	*Source
 	conv  *errconv.Conventions
 	halts func(name string) bool
+	// tested: a test of the result is enough (ErrorRules.TestedOnly).
+	tested bool
 }
 
 // noReturn reports whether the call to name at token k (followed by "(")
@@ -228,6 +230,9 @@ func (s *Source) stmtEnd(i, depth int) int {
 // leaves reports whether tokens [a, b) contain return, goto, a no-return
 // call or an endless loop (while (1), for (;;)).
 func (j errJudge) leaves(a, b int) bool {
+	if j.tested {
+		return true
+	}
 	for k := a; k < b && k < len(j.toks); k++ {
 		switch t := j.text(k); {
 		case t == "return" || t == "goto":
@@ -380,6 +385,9 @@ func (j errJudge) judgeBranches(o int, pol polarity, what string) (bool, string)
 	default:
 		ok = thenLeaves || elseLeaves
 	}
+	if ok && j.tested {
+		return true, fmt.Sprintf("%s is tested by an if", what)
+	}
 	if ok {
 		return true, fmt.Sprintf("%s is tested by an if and the failure path leaves", what)
 	}
@@ -405,6 +413,8 @@ func (j errJudge) judgeCall(first, paren int, name string) (bool, string) {
 			return j.judgeBranches(o, j.polarityOf(first, closeTok), "result")
 		case w == "switch":
 			return j.judgeSwitch(o, "result")
+		case (w == "while" || w == "for") && j.tested:
+			return true, fmt.Sprintf("result tested by a %s condition", w)
 		case w == "while" || w == "for":
 			return false, fmt.Sprintf("result only used as a %s condition", w)
 		}
@@ -676,6 +686,11 @@ type ErrorRules struct {
 	// vocabulary of data/halting_calls.yaml): a failure branch that calls
 	// it leaves.
 	Halts func(name string) bool
+	// TestedOnly accepts a result that is tested at all — by an if, a
+	// switch, a while or for condition, a checking macro, or returned —
+	// whether or not the failure branch leaves: for a prompt that asks
+	// only that a failure be noticed (logged, counted, retried).
+	TestedOnly bool
 }
 
 // ErrorHandlingReport judges every call site of call (definitions,
@@ -707,7 +722,7 @@ func ErrorHandlingReport(code, call string, rules ErrorRules) []ErrorSite {
 // ErrorHandlingReport judges every call site of call; see the package
 // function ErrorHandlingReport.
 func (s *Source) ErrorHandlingReport(call string, rules ErrorRules) []ErrorSite {
-	j := errJudge{Source: s, conv: rules.Conventions, halts: rules.Halts}
+	j := errJudge{Source: s, conv: rules.Conventions, halts: rules.Halts, tested: rules.TestedOnly}
 	var out []ErrorSite
 	for _, c := range s.callSites(call) {
 		if c.first < 0 {

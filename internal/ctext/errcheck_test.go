@@ -3,6 +3,7 @@ package ctext
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -116,4 +117,44 @@ func TestFailureBranchCallingAHaltingFunctionLeaves(t *testing.T) {
 	require.True(t, sites[0].Handled, sites[0].Reason)
 	require.False(t, ReturnAfterError(code, "spi_write", rules), "a member call is not the halting function")
 	require.NotContains(t, asked, "if")
+}
+
+func TestErrorHandlingTestedOnly(t *testing.T) {
+	code := `int f(void)
+{
+	esp_err_t err = esp_timer_start_periodic(t, 100000);
+	if (err != ESP_OK) {
+		ESP_LOGE(TAG, "start failed: %d", err);
+	}
+	while (xSemaphoreTake(m, 10) != pdTRUE) {
+		retries++;
+	}
+	esp_timer_stop(t);
+	ret = esp_timer_delete(t);
+	count++;
+	return 0;
+}
+`
+	judge := func(call string, tested bool) (bool, string) {
+		rules := errRules()
+		rules.TestedOnly = tested
+		sites := ErrorHandlingReport(code, call, rules)
+		require.Len(t, sites, 1, call)
+		return sites[0].Handled, sites[0].Reason
+	}
+	ok, why := judge("esp_timer_start_periodic", false)
+	assert.False(t, ok, "the failure is only logged: the branch does not leave")
+	assert.Contains(t, why, "does not return or goto")
+	ok, why = judge("esp_timer_start_periodic", true)
+	assert.True(t, ok, why)
+	assert.Equal(t, "err is tested by an if", why)
+	ok, _ = judge("xSemaphoreTake", false)
+	assert.False(t, ok)
+	ok, why = judge("xSemaphoreTake", true)
+	assert.True(t, ok, why)
+	ok, why = judge("esp_timer_stop", true)
+	assert.False(t, ok, "an ignored result is not tested either")
+	assert.Equal(t, "return value ignored", why)
+	ok, _ = judge("esp_timer_delete", true)
+	assert.False(t, ok, "stored and never tested")
 }
