@@ -427,3 +427,24 @@ def run_checks(code):
 		`a.star:17:22: raw substring test "in" on the code argument; use scoped_contains(code, needle, scope="stripped"|"code_only"|"raw") [scope-audit]`,
 	}, got)
 }
+
+// TestCheckShortForm holds check(...) to CheckDetail(...): the same record,
+// the requirement second, the same validation.
+func TestCheckShortForm(t *testing.T) {
+	long := `CheckDetail(check_name = "n", requirement = "The LED blinks every 500 ms.", passed = False, expected = "500 ms", actual = "250 ms", check_type = "behavioral")`
+	short := `check("n", "The LED blinks every 500 ms.", False, "500 ms", "250 ms", check_type = "behavioral")`
+	require.Equal(t, evalExpr(t, long, ""), evalExpr(t, short, ""))
+	require.Equal(t, evalExpr(t, `CheckDetail(check_name = "n", requirement = "r", passed = True, inconclusive = True)`, ""),
+		evalExpr(t, `check("n", "r", True, inconclusive = True)`, ""))
+	for expr, msg := range map[string]string{
+		`check("n", True)`:                      "missing argument for passed",
+		`check("n", "r", 1)`:                    "passed",
+		`check("n", "r", True, weight = -1)`:    "weight",
+		`check("n", "r", True, check_type = 3)`: "check_type",
+	} {
+		src := "def run_checks(code):\n    return [" + expr + "]\n"
+		_, err := run(t, newRuntime(t, Limits{}), src, "")
+		require.Error(t, err, expr)
+		require.Contains(t, err.Error(), msg, expr)
+	}
+}

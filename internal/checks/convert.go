@@ -36,25 +36,53 @@ func checkDetailBuiltin(constructor starlark.Value) *starlark.Builtin {
 			"requirement?", &requirement); err != nil {
 			return nil, err
 		}
-		d := starlark.StringDict{
-			"check_name": starlark.String(name), "passed": passed, "expected": expected,
-			"actual": actual, "check_type": starlark.String(checkType), "weight": weight,
-			"inconclusive": inconclusive,
-		}
-		if requirement != nil {
-			d["requirement"] = requirement
-		}
-		rec, err := detailFromFields(func(k string) (starlark.Value, bool) { v, ok := d[k]; return v, ok }, nil)
-		if err != nil {
+		return newCheckDetail(constructor, name, passed, expected, actual, checkType, weight, inconclusive, requirement)
+	})
+}
+
+// checkBuiltin is check(check_name, requirement, passed, expected=None,
+// actual=None, inconclusive=False, check_type="constraint", weight=1.0): the
+// same record as CheckDetail, with the requirement it enforces second, so a
+// record reads "name, the prompt's sentence, verdict, what was wanted, what
+// was found" on a line or two (the per-case _rec wrappers it replaces).
+func checkBuiltin(constructor starlark.Value) *starlark.Builtin {
+	return starlark.NewBuiltin("check", func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var name string
+		var requirement, passed starlark.Value
+		var expected, actual starlark.Value = starlark.None, starlark.None
+		checkType := "constraint"
+		var weight starlark.Value = starlark.Float(1)
+		var inconclusive starlark.Value = starlark.False
+		if err := starlark.UnpackArgs(b.Name(), args, kwargs,
+			"check_name", &name, "requirement", &requirement, "passed", &passed, "expected?", &expected, "actual?", &actual,
+			"inconclusive?", &inconclusive, "check_type?", &checkType, "weight?", &weight); err != nil {
 			return nil, err
 		}
-		if rec.Inconclusive {
-			d["passed"] = starlark.True
-		} else {
-			delete(d, "inconclusive")
-		}
-		return starlarkstruct.FromStringDict(constructor, d), nil
+		return newCheckDetail(constructor, name, passed, expected, actual, checkType, weight, inconclusive, requirement)
 	})
+}
+
+// newCheckDetail builds and validates a record; requirement nil means the
+// call gave none.
+func newCheckDetail(constructor starlark.Value, name string, passed, expected, actual starlark.Value, checkType string, weight, inconclusive, requirement starlark.Value) (starlark.Value, error) {
+	d := starlark.StringDict{
+		"check_name": starlark.String(name), "passed": passed, "expected": expected,
+		"actual": actual, "check_type": starlark.String(checkType), "weight": weight,
+		"inconclusive": inconclusive,
+	}
+	if requirement != nil {
+		d["requirement"] = requirement
+	}
+	rec, err := detailFromFields(func(k string) (starlark.Value, bool) { v, ok := d[k]; return v, ok }, nil)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Inconclusive {
+		d["passed"] = starlark.True
+	} else {
+		delete(d, "inconclusive")
+	}
+	return starlarkstruct.FromStringDict(constructor, d), nil
 }
 
 // toCheckDetails converts run_checks' return value.

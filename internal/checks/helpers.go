@@ -15,7 +15,8 @@ import (
 	"github.com/embedeval/embedeval-go/internal/udev"
 )
 
-// predeclared returns the names every check file sees: CheckDetail, the
+// predeclared returns the names every check file sees: CheckDetail and its
+// short form check, the
 // contract's helper functions, and the re, c, kconfig and dts modules, plus
 // the guards instrumented code calls and the guarded universal built-ins
 // (guards.go). Every helper is total on model output: malformed code gives an
@@ -25,6 +26,7 @@ func predeclared() starlark.StringDict {
 	isrVocab, errRules := ctextVocabulary()
 	d := starlark.StringDict{
 		"CheckDetail": checkDetailBuiltin(starlark.String("CheckDetail")),
+		"check":       checkBuiltin(starlark.String("CheckDetail")),
 		"struct":      starlark.NewBuiltin("struct", starlarkstruct.Make),
 		"re":          reModule(),
 		"c":           cModule(),

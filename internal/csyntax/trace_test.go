@@ -734,4 +734,72 @@ int out_param(void) {
 	require.Len(t, o.Sites, 1)
 	assert.Equal(t, 35, o.Sites[0].Line)
 	assert.Equal(t, Unknown, f.ReleasedHandle("leaks_tx", acq, rel, " ", 4, nil, true).Verdict)
+
+	g := parse(t, `
+struct link { int rx; int tx; };
+static void link_close(struct link *l) {
+	if (l->rx >= 0)
+		close(l->rx);
+}
+static void open_tx(struct link *l) { l->tx = socket(AF_INET, SOCK_DGRAM, 0); }
+int main(void) {
+	struct link link;
+	link.rx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (link.rx < 0)
+		return 1;
+	open_tx(&link);
+	if (link.tx < 0) {
+		link_close(&link);
+		return 1;
+	}
+	work(&link);
+	link_close(&link);
+	return 0;
+}
+`)
+	rx := g.ReleasedHandle("main", acq, rel, "link.rx", 4, nil, true)
+	assert.Equal(t, Yes, rx.Verdict, "closed through a helper that gets &link and sees l->rx")
+	assert.Equal(t, 1, rx.Reached)
+	txm := g.ReleasedHandle("main", acq, rel, "link.tx", 4, nil, true)
+	assert.Equal(t, No, txm.Verdict, "opened through a helper that gets &link; link_close never closes tx")
+	var lines []int
+	for _, st := range txm.Sites {
+		lines = append(lines, st.Line)
+	}
+	assert.Equal(t, []int{20}, lines, "the failed open holds nothing")
+	assert.Equal(t, 1, txm.Reached)
+}
+
+func TestReleasedHandleOutParameterGuard(t *testing.T) {
+	f := parse(t, `
+int app(void) {
+	adc_oneshot_unit_handle_t adc = NULL;
+	esp_err_t err = adc_oneshot_new_unit(&cfg, &adc);
+	if (err != ESP_OK)
+		goto out;
+	err = adc_oneshot_config_channel(adc, CH, &ch);
+	if (err != ESP_OK)
+		goto out;
+	read_all(adc);
+out:
+	if (adc != NULL)
+		adc_oneshot_del_unit(adc);
+	return err;
+}
+int leaky(void) {
+	adc_oneshot_unit_handle_t adc = NULL;
+	if (adc_oneshot_new_unit(&cfg, &adc) != ESP_OK)
+		return -1;
+	if (adc_oneshot_config_channel(adc, CH, &ch) != ESP_OK)
+		return -1;
+	adc_oneshot_del_unit(adc);
+	return 0;
+}
+`)
+	acq, rel := []string{"adc_oneshot_new_unit"}, []string{"adc_oneshot_del_unit"}
+	assert.Equal(t, Yes, f.ReleasedHandle("app", acq, rel, "adc", 4, nil, true).Verdict, "a NULL test of an out-parameter handle guards its release")
+	l := f.ReleasedHandle("leaky", acq, rel, "adc", 4, nil, true)
+	assert.Equal(t, No, l.Verdict)
+	require.Len(t, l.Sites, 1)
+	assert.Equal(t, 21, l.Sites[0].Line)
 }

@@ -146,9 +146,10 @@ func (f *File) ReleasedEvenIfFailed(entry string, acquire, release []string, dep
 // An acquire call counts only when its result is stored to handle or it
 // takes &handle (an out-parameter: esp_timer_create(&args, &h)); a release
 // call counts only when one of its arguments is handle or &handle. A helper
-// the handle is passed to sees it under its parameter's name (*p for &h);
-// a file-scope handle keeps its name in every helper that does not shadow
-// it. So one socket's leak is found even when another socket is closed on
+// the handle is passed to sees it under its parameter's name (*p for &h;
+// p->sock for a member handle s.sock when &s is passed, or ctx->sock when
+// ctx is); a file-scope handle keeps its name in every helper that does not
+// shadow it. So one socket's leak is found even when another socket is closed on
 // the same path.
 func (f *File) ReleasedHandle(entry string, acquire, release []string, handle string, depth int, calls *HaltingCalls, failures bool) PathAnswer {
 	h := squeeze(handle)
@@ -303,10 +304,14 @@ type tsWalk struct {
 	targets uint8
 	active  map[*flowFunc]bool
 	memo    map[tsKey]pstate
-	sites   map[siteKey]*Site
-	reached map[siteKey]bool
-	work    int
-	cut     bool // work bound or deadline reached
+	// handedBack records, per entered helper, whether it left the handle
+	// it saw under its alias tracked (it acquired it, or was handed it
+	// tracked): the caller then tracks it too (ReleasedHandle).
+	handedBack map[tsKey]trackState
+	sites      map[siteKey]*Site
+	reached    map[siteKey]bool
+	work       int
+	cut        bool // work bound or deadline reached
 }
 
 type tsKey struct {
@@ -317,6 +322,9 @@ type tsKey struct {
 	// or a status; see tsFrame.handles), and so does the callee.
 	tracked, isHandle bool
 }
+
+// trackState is whether a frame tracks the handle, and as what.
+type trackState struct{ tracked, isHandle bool }
 
 type siteKey struct {
 	fn   string
@@ -354,7 +362,7 @@ func (f *File) walkTypestate(entry string, m *machine, depth int, calls *Halting
 		return nil
 	}
 	w := &tsWalk{t: t, m: m, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
-		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
+		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, handedBack: map[tsKey]trackState{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
 	for _, def := range t.byName[entry] {
 		fr := &tsFrame{fn: def, via: []string{}, top: true, alias: m.handle}
 		o := w.body(fr, pstate{def: 1 << m.start})
@@ -527,6 +535,14 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 		return in, false
 	case m.acquire[r.name]:
 		if fr.alias != "" && slices.Contains(argTexts(r.args), "&"+fr.alias) {
+			// An out-parameter: the handle is valid when set, so a NULL
+			// test of it (if (h != NULL) release(h);) guards the release.
+			if m.failed != nil && !r.maybe {
+				if fr.handles == nil {
+					fr.handles = map[string]bool{}
+				}
+				fr.handles[fr.alias] = true
+			}
 			return w.event(fr, r, r.name, in), true
 		}
 		// Another resource, or this one through the store that follows.
@@ -561,11 +577,18 @@ func (w *tsWalk) calleeAlias(alias string, def *flowFunc, args []string) string 
 		if i >= len(def.params) {
 			break
 		}
-		switch a {
-		case alias:
-			return def.params[i]
-		case "&" + alias:
-			return "*" + def.params[i]
+		p := def.params[i]
+		switch {
+		case a == alias:
+			return p
+		case a == "&"+alias:
+			return "*" + p
+		case strings.HasPrefix(a, "&") && strings.HasPrefix(alias, a[1:]+"."):
+			// f(&link) with the handle link.listener: p->listener.
+			return p + "->" + alias[len(a):]
+		case strings.HasPrefix(alias, a+"->"):
+			// f(ctx) with the handle ctx->sock: p->sock.
+			return p + alias[len(a):]
 		}
 	}
 	root := alias
@@ -650,6 +673,7 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, i
 	tracked = tracked && alias != ""
 	k := tsKey{def, in, alias, tracked, isHandle}
 	if out, ok := w.memo[k]; ok {
+		w.handBack(fr, k)
 		return out
 	}
 	via := append(append(make([]string, 0, len(fr.via)+1), fr.via...), name)
@@ -663,7 +687,24 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, i
 	out := w.body(callee, in).fall
 	w.active[def] = false
 	w.memo[k] = out
+	if alias != "" {
+		isH, ok := callee.handles[alias]
+		w.handedBack[k] = trackState{ok, isH}
+	}
+	w.handBack(fr, k)
 	return out
+}
+
+// handBack makes the caller track its alias of the handle when the helper
+// entered with k left it tracked (it acquired it: "if (link.tx < 0)" after
+// open_tx(&link) is a failure test of that acquisition).
+func (w *tsWalk) handBack(fr *tsFrame, k tsKey) {
+	if back := w.handedBack[k]; back.tracked && fr.alias != "" {
+		if fr.handles == nil {
+			fr.handles = map[string]bool{}
+		}
+		fr.handles[fr.alias] = back.isHandle
+	}
 }
 
 // fixLoop evaluates a loop body from head until the paths that come round

@@ -350,6 +350,9 @@ func (s *Source) exitsIteration(a, b int) bool {
 // judgeBranches decides a checked if statement whose condition is the
 // parenthesis at token o.
 func (j errJudge) judgeBranches(o int, pol polarity, what string) (bool, string) {
+	if j.tested {
+		return true, fmt.Sprintf("%s is tested by an if", what)
+	}
 	q := j.match[o]
 	thenEnd := j.stmtEnd(q+1, 0)
 	inLoop := j.inLoop(o)
@@ -385,9 +388,6 @@ func (j errJudge) judgeBranches(o int, pol polarity, what string) (bool, string)
 	default:
 		ok = thenLeaves || elseLeaves
 	}
-	if ok && j.tested {
-		return true, fmt.Sprintf("%s is tested by an if", what)
-	}
 	if ok {
 		return true, fmt.Sprintf("%s is tested by an if and the failure path leaves", what)
 	}
@@ -409,6 +409,8 @@ func (j errJudge) judgeCall(first, paren int, name string) (bool, string) {
 		switch w := j.text(o - 1); {
 		case j.conv.CheckMacro(w):
 			return true, fmt.Sprintf("result checked by %s", w)
+		case j.tested && j.conv.NoticeMacro(w):
+			return true, fmt.Sprintf("result noticed by %s", w)
 		case w == "if":
 			return j.judgeBranches(o, j.polarityOf(first, closeTok), "result")
 		case w == "switch":
@@ -500,6 +502,10 @@ func (j errJudge) judgeAssigned(v string, closeTok int, declared bool) (bool, st
 		case t == "switch" && j.is(next+1, "(") && j.match[next+1] >= 0:
 			if j.findTested(next+1, v) >= 0 {
 				return j.judgeSwitch(next+1, v)
+			}
+		case j.tested && (t == "while" || t == "for") && j.is(next+1, "(") && j.match[next+1] >= 0:
+			if j.findIdent(next+2, j.match[next+1], v) >= 0 {
+				return true, fmt.Sprintf("%s tested by a %s condition", v, t)
 			}
 		case t == "return":
 			if j.findIdent(next+1, end, v) >= 0 {

@@ -157,4 +157,32 @@ func TestErrorHandlingTestedOnly(t *testing.T) {
 	assert.Equal(t, "return value ignored", why)
 	ok, _ = judge("esp_timer_delete", true)
 	assert.False(t, ok, "stored and never tested")
+
+	more := `int g(const struct device *d)
+{
+	if (sensor_sample_fetch(d) == 0) {
+		show(d);
+	}
+	int r = sensor_channel_get(d, CH, &v);
+	while (r == 0 && n < 10) {
+		r = sensor_channel_get(d, CH, &v);
+		n++;
+	}
+	ESP_ERROR_CHECK_WITHOUT_ABORT(esp_timer_stop(t));
+	return r;
+}
+`
+	for call, want := range map[string][2]bool{
+		"sensor_sample_fetch": {false, true}, // a success test without a failure branch
+		"sensor_channel_get":  {false, true}, // a stored result tested by a loop condition
+		"esp_timer_stop":      {false, true}, // logged by ESP_ERROR_CHECK_WITHOUT_ABORT, which goes on
+	} {
+		for i, tested := range []bool{false, true} {
+			rules := errRules()
+			rules.TestedOnly = tested
+			sites := ErrorHandlingReport(more, call, rules)
+			require.NotEmpty(t, sites, call)
+			assert.Equal(t, want[i], sites[0].Handled, "%s tested=%v: %s", call, tested, sites[0].Reason)
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 // concurrent use.
 type Conventions struct {
 	checkMacros   map[string]bool
+	noticeMacros  map[string]bool
 	noReturn      map[string]bool
 	failureValues map[string]bool
 	errorTests    map[string]bool
@@ -25,6 +26,10 @@ type Conventions struct {
 // CheckMacro reports whether a macro around a call or its result checks it
 // and leaves (or aborts) on failure.
 func (c *Conventions) CheckMacro(name string) bool { return c != nil && c.checkMacros[name] }
+
+// NoticeMacro reports whether a macro around a call notices a failure
+// (logs it) and goes on: a test of the result, not a handling that leaves.
+func (c *Conventions) NoticeMacro(name string) bool { return c != nil && c.noticeMacros[name] }
 
 // NoReturn reports whether calling name leaves the failure branch for good.
 func (c *Conventions) NoReturn(name string) bool { return c != nil && c.noReturn[name] }
@@ -41,17 +46,17 @@ func (c *Conventions) Hint(name string) bool { return c != nil && c.hints[name] 
 
 // Load decodes and validates error_conventions.yaml. source names the file
 // in errors, which read "source:line: message". The document is a mapping
-// with the keys check_macros, no_return_calls, failure_values, error_tests
-// and hints, all required, each a list of {name, source} mappings: name a C
+// with the keys check_macros, notice_macros, no_return_calls,
+// failure_values, error_tests and hints, all required, each a list of {name, source} mappings: name a C
 // identifier unique in its list, source non-empty.
 func Load(b []byte, source string) (*Conventions, error) {
-	keys := []string{"check_macros", "no_return_calls", "failure_values", "error_tests", "hints"}
+	keys := []string{"check_macros", "notice_macros", "no_return_calls", "failure_values", "error_tests", "hints"}
 	d, err := vocabyaml.Parse(b, source, keys...)
 	if err != nil {
 		return nil, err
 	}
 	c := &Conventions{}
-	dst := []*map[string]bool{&c.checkMacros, &c.noReturn, &c.failureValues, &c.errorTests, &c.hints}
+	dst := []*map[string]bool{&c.checkMacros, &c.noticeMacros, &c.noReturn, &c.failureValues, &c.errorTests, &c.hints}
 	for i, key := range keys {
 		names, err := d.Names(key)
 		if err != nil {
