@@ -446,6 +446,11 @@ func (b *flowBuilder) seq(n *ts.Node, depth int, skip *ts.Node) *flowNode {
 		if i+1 < len(kids) && kids[i+1].KindId() == k.compound {
 			if args, ok := b.loopMacro(c); ok {
 				body := b.build(&kids[i+1], depth)
+				if n := b.lockBlock(c, args, body); n != nil {
+					out.kids = append(out.kids, n)
+					i++
+					continue
+				}
 				out.kids = append(out.kids, &flowNode{kind: flowLoop, calls: b.calls(args), kids: []*flowNode{body}, labels: body.labels,
 					first: int(c.StartPosition().Row) + 1, last: body.last, line: int(c.StartPosition().Row) + 1,
 					cond: collapse(strings.TrimSuffix(strings.TrimSpace(b.f.text(c)), ";"))})
@@ -459,6 +464,35 @@ func (b *flowBuilder) seq(n *ts.Node, depth int, skip *ts.Node) *flowNode {
 		out.labels = out.labels || c.labels
 	}
 	return out
+}
+
+// lockBlockMacros are the macros that run a block with a lock held, by the
+// lock and unlock calls their expansion makes: Zephyr's K_SPINLOCK(lck) is
+// a for statement that calls k_spin_lock(lck) before the block and
+// k_spin_unlock(lck, key) after it (K_SPINLOCK_BREAK, a continue, too).
+func lockBlockMacros() map[string][2]string {
+	return map[string][2]string{"K_SPINLOCK": {"k_spin_lock", "k_spin_unlock"}}
+}
+
+// lockBlock reads "K_SPINLOCK(&l) { body }" (the header c, its arguments
+// args) as its expansion does: a lock call, the body (a loop, so that
+// continue reaches the unlock; a return inside leaves with the lock held),
+// an unlock call. nil when c is not a lock block macro.
+func (b *flowBuilder) lockBlock(c, args *ts.Node, body *flowNode) *flowNode {
+	call := field(c.Child(0), b.k.fFunction)
+	calls, ok := lockBlockMacros()[b.f.text(call)]
+	if !ok {
+		return nil
+	}
+	line := int(c.StartPosition().Row) + 1
+	lockArgs := b.argTexts(args)
+	lock := &flowNode{kind: flowEffect, line: line, first: line, last: line,
+		calls: append(b.calls(args), callRef{name: calls[0], args: lockArgs, line: line, end: args.EndByte()})}
+	loop := &flowNode{kind: flowLoop, kids: []*flowNode{body}, labels: body.labels, first: line, last: body.last, line: line,
+		cond: collapse(strings.TrimSpace(b.f.text(c)))}
+	unlock := &flowNode{kind: flowEffect, line: body.last, first: body.last, last: body.last,
+		calls: []callRef{{name: calls[1], args: append(lockArgs, "<key>"), line: body.last, end: args.EndByte()}}}
+	return &flowNode{kind: flowSeq, kids: []*flowNode{lock, loop, unlock}, labels: body.labels, first: line, last: body.last}
 }
 
 // loopMacro reports whether n is an expression statement holding a lone

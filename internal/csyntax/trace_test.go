@@ -803,3 +803,42 @@ int leaky(void) {
 	require.Len(t, l.Sites, 1)
 	assert.Equal(t, 21, l.Sites[0].Line)
 }
+
+func TestLockBlockMacro(t *testing.T) {
+	f := parse(t, `void f(void) {
+	K_SPINLOCK(&lock) {
+		count++;
+		k_yield();
+	}
+	k_msleep(1);
+}
+int g(void) {
+	K_SPINLOCK(&lock) {
+		if (count == 0) {
+			return -1;
+		}
+		if (count > 9) {
+			K_SPINLOCK_BREAK;
+		}
+		count--;
+	}
+	return 0;
+}
+`)
+	var got []string
+	for _, e := range f.Trace("f", 2, nil) {
+		if e.Kind == "call" {
+			got = append(got, fmt.Sprintf("%s@%d", e.Name, e.Line))
+		}
+	}
+	assert.Equal(t, []string{"k_spin_lock@2", "k_yield@4", "k_spin_unlock@5", "k_msleep@6"}, got)
+	sleeps := []string{"k_yield", "k_msleep"}
+	held := f.NotWhileHeld("f", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, sleeps, 4, nil)
+	assert.Equal(t, No, held.Verdict, "k_yield inside the block runs with the lock held")
+	require.Len(t, held.Sites, 1)
+	assert.Equal(t, 4, held.Sites[0].Line)
+	r := f.Released("g", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, 4, nil)
+	assert.Equal(t, No, r.Verdict, "a return inside the block leaves with the lock held")
+	require.Len(t, r.Sites, 1)
+	assert.Equal(t, 11, r.Sites[0].Line)
+}
