@@ -626,6 +626,22 @@ void reporter(void) {
 	assert.Equal(t, Yes, g2.NotWhileHeld("sampler", take, give, sleeps, 4, nil).Verdict, "the else branch of a take tested for pdTRUE holds nothing")
 	assert.Equal(t, Yes, g2.NotWhileHeld("reporter", take, give, sleeps, 4, nil).Verdict, "a stored take result tested as failed holds nothing")
 	assert.Equal(t, No, g2.NotWhileHeldEvenIfFailed("sampler", take, give, sleeps, 4, nil).Verdict, "without the exemption, the failed take's branch still holds")
+
+	g3 := parse(t, `
+void worker(void) {
+	for (;;) {
+		BaseType_t take = xSemaphoreTake(m, pdMS_TO_TICKS(5));
+		if (take == pdFALSE) {
+			vTaskDelay(1);
+			continue;
+		}
+		stats.n++;
+		xSemaphoreGive(m);
+		vTaskDelay(10);
+	}
+}
+`)
+	assert.Equal(t, Yes, g3.NotWhileHeld("worker", take, give, sleeps, 4, nil).Verdict, "a take compared == pdFALSE failed: its branch holds nothing")
 }
 
 func TestTraceBlocks(t *testing.T) {

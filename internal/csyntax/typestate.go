@@ -1055,6 +1055,14 @@ func failedComparison(op, k string, handle bool) (failed, ok bool) {
 		case "!=":
 			return true, !handle
 		}
+	case "pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY", "false":
+		// A status compared with its SDK's failure value.
+		switch op {
+		case "==":
+			return true, !handle
+		case "!=":
+			return false, !handle
+		}
 	}
 	return false, false
 }
