@@ -858,3 +858,62 @@ int g(void) {
 	require.Len(t, r.Sites, 1)
 	assert.Equal(t, 11, r.Sites[0].Line)
 }
+
+func TestReleasedHandleStatusHelper(t *testing.T) {
+	f := parse(t, `
+struct link { int rx; int tx; };
+static int link_open(struct link *l) {
+	l->rx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (l->rx < 0)
+		return -1;
+	l->tx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (l->tx < 0) {
+		close(l->rx);
+		return -1;
+	}
+	return 0;
+}
+static int leaky_open(struct link *l) {
+	l->rx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (l->rx < 0)
+		return -1;
+	if (bind(l->rx, &a, sizeof a) < 0)
+		return -1;
+	return 0;
+}
+static void link_close(struct link *l) { close(l->rx); close(l->tx); }
+int good(void) {
+	struct link link;
+	if (link_open(&link) != 0)
+		return 1;
+	work(&link);
+	link_close(&link);
+	return 0;
+}
+int stored(void) {
+	struct link link;
+	int err = link_open(&link);
+	if (err < 0)
+		return 1;
+	link_close(&link);
+	return 0;
+}
+int bad(void) {
+	struct link link;
+	if (leaky_open(&link) != 0)
+		return 1;
+	link_close(&link);
+	return 0;
+}
+`)
+	acq, rel := []string{"socket"}, []string{"close"}
+	for _, entry := range []string{"good", "stored"} {
+		for _, h := range []string{"link.rx", "link.tx"} {
+			a := f.ReleasedHandle(entry, acq, rel, h, 4, nil, true)
+			assert.Equal(t, Yes, a.Verdict, "%s %s: the helper's failure returns hold nothing, so the caller's test of its status is a failure test (%v)", entry, h, a.Sites)
+			assert.Equal(t, 1, a.Reached, "%s %s", entry, h)
+		}
+	}
+	b := f.ReleasedHandle("bad", acq, rel, "link.rx", 4, nil, true)
+	assert.Equal(t, No, b.Verdict, "the bind failure returns -1 with rx open: the helper's status says nothing about rx")
+}

@@ -323,8 +323,9 @@ type tsKey struct {
 	tracked, isHandle bool
 }
 
-// trackState is whether a frame tracks the handle, and as what.
-type trackState struct{ tracked, isHandle bool }
+// trackState is whether a frame tracks the handle, and as what; status
+// marks a helper whose result is the acquisition's status.
+type trackState struct{ tracked, isHandle, status bool }
 
 type siteKey struct {
 	fn   string
@@ -345,6 +346,13 @@ type tsFrame struct {
 	// alias is the machine's handle as this frame names it ("" where the
 	// frame cannot see it).
 	alias string
+	// retOK and retFail are the paths of a helper's returns of a success
+	// value (0, ESP_OK, pdTRUE…) and of anything else (ReleasedHandle).
+	retOK, retFail pstate
+	// statusHelpers are the helpers this frame called that acquire its
+	// handle and hold nothing on every return but a success value: a test
+	// of their result is a failure test of the handle.
+	statusHelpers map[string]bool
 }
 
 func (f *File) typestate(entry string, m *machine, depth int, calls *HaltingCalls) PathAnswer {
@@ -515,6 +523,14 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 	switch {
 	case r.store:
 		name := calleeOf(r.value)
+		if fr.statusHelpers[name] && m.failed != nil && !r.maybe {
+			// err = link_open(&link): err is the acquisition's status.
+			if fr.handles == nil {
+				fr.handles = map[string]bool{}
+			}
+			fr.handles[r.name] = false
+			return in, true
+		}
 		if !m.acquire[name] {
 			return in, false
 		}
@@ -673,7 +689,7 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, i
 	tracked = tracked && alias != ""
 	k := tsKey{def, in, alias, tracked, isHandle}
 	if out, ok := w.memo[k]; ok {
-		w.handBack(fr, k)
+		w.handBack(fr, k, name)
 		return out
 	}
 	via := append(append(make([]string, 0, len(fr.via)+1), fr.via...), name)
@@ -689,22 +705,42 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, i
 	w.memo[k] = out
 	if alias != "" {
 		isH, ok := callee.handles[alias]
-		w.handedBack[k] = trackState{ok, isH}
+		held := w.m.exitBad
+		clean := callee.retFail.def&held == 0 && callee.retFail.unk&held == 0 && !callee.retOK.empty()
+		w.handedBack[k] = trackState{ok, isH, ok && clean}
 	}
-	w.handBack(fr, k)
+	w.handBack(fr, k, name)
 	return out
 }
 
 // handBack makes the caller track its alias of the handle when the helper
 // entered with k left it tracked (it acquired it: "if (link.tx < 0)" after
 // open_tx(&link) is a failure test of that acquisition).
-func (w *tsWalk) handBack(fr *tsFrame, k tsKey) {
-	if back := w.handedBack[k]; back.tracked && fr.alias != "" {
-		if fr.handles == nil {
-			fr.handles = map[string]bool{}
-		}
-		fr.handles[fr.alias] = back.isHandle
+func (w *tsWalk) handBack(fr *tsFrame, k tsKey, name string) {
+	back := w.handedBack[k]
+	if !back.tracked || fr.alias == "" {
+		return
 	}
+	if fr.handles == nil {
+		fr.handles = map[string]bool{}
+	}
+	fr.handles[fr.alias] = back.isHandle
+	if back.status {
+		// if (link_open(&link) != 0) return 1; holds nothing.
+		if fr.statusHelpers == nil {
+			fr.statusHelpers = map[string]bool{}
+		}
+		fr.statusHelpers[name] = true
+	}
+}
+
+// successValue reports a returned expression that is a success status.
+func successValue(v string) bool {
+	switch strings.TrimSpace(unparen(strings.TrimSpace(v))) {
+	case "0", "ESP_OK", "HAL_OK", "pdTRUE", "pdPASS", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
+		return true
+	}
+	return false
 }
 
 // fixLoop evaluates a loop body from head until the paths that come round
@@ -799,6 +835,13 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 		return w.eval(fr, n.kids[0], in.join(fr.labels[n.label]))
 	case flowReturn:
 		o.ret = w.ops(fr, n.calls, in)
+		if !fr.top && w.m.handle != "" {
+			if successValue(n.cond) {
+				fr.retOK = fr.retOK.join(o.ret)
+			} else {
+				fr.retFail = fr.retFail.join(o.ret)
+			}
+		}
 		if fr.top {
 			if bad := (pstate{o.ret.def & w.m.exitBad, o.ret.unk & w.m.exitBad}); !bad.empty() {
 				w.record(fr, n.line, "", bad)
@@ -867,8 +910,19 @@ func (w *tsWalk) testedHandles(fr *tsFrame, cond string) map[string]bool {
 	handles := fr.handles
 	for _, side := range sides {
 		side = strings.TrimSpace(unparen(strings.TrimSpace(side)))
-		if w.m.handle != "" && (fr.alias == "" || !strings.Contains(squeeze(side), "&"+fr.alias)) {
+		statusHelper := fr.statusHelpers[calleeOf(side)] && storedVar(side) == side
+		if w.m.handle != "" && !statusHelper && (fr.alias == "" || !strings.Contains(squeeze(side), "&"+fr.alias)) {
 			continue // another resource's acquisition
+		}
+		if statusHelper {
+			if len(handles) == len(fr.handles) {
+				handles = make(map[string]bool, len(fr.handles)+1)
+				for k, v := range fr.handles {
+					handles[k] = v
+				}
+			}
+			handles[side] = false
+			continue
 		}
 		if name := calleeOf(side); name != "" && w.m.acquire[name] && storedVar(side) == side {
 			if len(handles) == len(fr.handles) {
