@@ -734,10 +734,10 @@ func (w *tsWalk) handBack(fr *tsFrame, k tsKey, name string) {
 	}
 }
 
-// successValue reports a returned expression that is a success status.
+// successValue reports an SDK success status (ESP_OK, pdTRUE…).
 func successValue(v string) bool {
 	switch strings.TrimSpace(unparen(strings.TrimSpace(v))) {
-	case "0", "ESP_OK", "HAL_OK", "pdTRUE", "pdPASS", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
+	case "ESP_OK", "HAL_OK", "pdTRUE", "pdPASS", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
 		return true
 	}
 	return false
@@ -836,7 +836,7 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 	case flowReturn:
 		o.ret = w.ops(fr, n.calls, in)
 		if !fr.top && w.m.handle != "" {
-			if successValue(n.cond) {
+			if v := strings.TrimSpace(unparen(strings.TrimSpace(n.cond))); v == "0" || successValue(v) {
 				fr.retOK = fr.retOK.join(o.ret)
 			} else {
 				fr.retFail = fr.retFail.join(o.ret)
@@ -1095,28 +1095,26 @@ func failedComparison(op, k string, handle bool) (failed, ok bool) {
 			return !handle, true
 		}
 	case "-1", "MAP_FAILED", "INVALID_HANDLE_VALUE", "SIG_ERR":
-		switch op {
-		case "==":
-			return true, true
-		case "!=":
-			return false, true
-		}
-	case "ESP_OK", "HAL_OK", "pdPASS", "pdTRUE", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
-		// A status compared with its SDK's success value.
-		switch op {
-		case "==":
-			return false, !handle
-		case "!=":
-			return true, !handle
-		}
+		return equalityTest(op, true, true)
 	case "pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY", "false":
 		// A status compared with its SDK's failure value.
-		switch op {
-		case "==":
-			return true, !handle
-		case "!=":
-			return false, !handle
-		}
+		return equalityTest(op, true, !handle)
+	}
+	if successValue(k) {
+		// A status compared with its SDK's success value.
+		return equalityTest(op, false, !handle)
+	}
+	return false, false
+}
+
+// equalityTest reads "== k" (failed when failedIfEqual) and "!= k" (the
+// opposite); ok is whether the comparison is a failure test at all.
+func equalityTest(op string, failedIfEqual, ok bool) (failed, isTest bool) {
+	switch op {
+	case "==":
+		return failedIfEqual, ok
+	case "!=":
+		return !failedIfEqual, ok
 	}
 	return false, false
 }
