@@ -881,7 +881,25 @@ static int leaky_open(struct link *l) {
 		return -1;
 	return 0;
 }
+static int reset_open(struct link *l) {
+	l->rx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (l->rx < 0)
+		return -1;
+	if (bind(l->rx, &a, sizeof a) < 0) {
+		close(l->rx);
+		l->rx = -1;
+		return -1;
+	}
+	return 0;
+}
 static void link_close(struct link *l) { close(l->rx); close(l->tx); }
+int reset(void) {
+	struct link link;
+	if (reset_open(&link) != 0)
+		return 1;
+	link_close(&link);
+	return 0;
+}
 int good(void) {
 	struct link link;
 	if (link_open(&link) != 0)
@@ -914,6 +932,36 @@ int bad(void) {
 			assert.Equal(t, 1, a.Reached, "%s %s", entry, h)
 		}
 	}
+	assert.Equal(t, Yes, f.ReleasedHandle("reset", acq, rel, "link.rx", 4, nil, true).Verdict, "a handle reset after its release (l->rx = -1) still reads as the helper's acquisition")
 	b := f.ReleasedHandle("bad", acq, rel, "link.rx", 4, nil, true)
 	assert.Equal(t, No, b.Verdict, "the bind failure returns -1 with rx open: the helper's status says nothing about rx")
+}
+
+func TestReleasedHandleSpellings(t *testing.T) {
+	f := parse(t, `
+static int import_key(psa_key_id_t *key) {
+	if (psa_import_key(&attr, raw, sizeof raw, key) != PSA_SUCCESS)
+		return -1;
+	return 0;
+}
+int main(void) {
+	psa_key_id_t key;
+	if (import_key(&key) != 0)
+		return 1;
+	if (use(key) != 0)
+		return 1;
+	psa_destroy_key(key);
+	return 0;
+}
+`)
+	acq, rel := []string{"psa_import_key"}, []string{"psa_destroy_key"}
+	a := f.ReleasedHandle("main", acq, rel, "key", 4, nil, true)
+	assert.Equal(t, 1, a.Reached, "a pointer parameter passed on (key in the helper is &*key of the caller)")
+	assert.Equal(t, No, a.Verdict, "use() failing returns with the key imported")
+	require.Len(t, a.Sites, 1)
+	assert.Equal(t, 12, a.Sites[0].Line)
+	assert.Equal(t, "s.fd", canonLvalue("(&s)->fd"))
+	assert.Equal(t, "&s.fd", canonLvalue("& ( &s )->fd"))
+	assert.Equal(t, "p->x", canonLvalue("(*p).x"))
+	assert.Equal(t, "key", canonLvalue("&*key"))
 }

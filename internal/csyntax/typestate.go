@@ -1,9 +1,16 @@
 package csyntax
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+)
+
+// Lvalue spellings canonLvalue rewrites.
+var (
+	reAddrArrow = regexp.MustCompile(`\(&([A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*)\)->`)
+	reDerefDot  = regexp.MustCompile(`\(\*([A-Za-z_]\w*)\)\.`)
 )
 
 // Site is one place a path question found a path that breaks the
@@ -152,7 +159,7 @@ func (f *File) ReleasedEvenIfFailed(entry string, acquire, release []string, dep
 // shadow it. So one socket's leak is found even when another socket is closed on
 // the same path.
 func (f *File) ReleasedHandle(entry string, acquire, release []string, handle string, depth int, calls *HaltingCalls, failures bool) PathAnswer {
-	h := squeeze(handle)
+	h := canonLvalue(handle)
 	if h == "" {
 		return PathAnswer{Verdict: Unknown}
 	}
@@ -349,6 +356,9 @@ type tsFrame struct {
 	// retOK and retFail are the paths of a helper's returns of a success
 	// value (0, ESP_OK, pdTRUE…) and of anything else (ReleasedHandle).
 	retOK, retFail pstate
+	// acquired: the frame acquired its alias (a later store, such as
+	// h = NULL after a release, may have ended the tracking).
+	acquired bool
 	// statusHelpers are the helpers this frame called that acquire its
 	// handle and hold nothing on every return but a success value: a test
 	// of their result is a failure test of the handle.
@@ -536,9 +546,10 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 		}
 		out := in
 		switch {
-		case fr.alias != "" && squeeze(r.name) == fr.alias:
+		case fr.alias != "" && canonLvalue(r.name) == fr.alias:
 			out = w.event(fr, r, name, in) // h = open(...)
-		case fr.alias == "" || !strings.Contains(squeeze(r.value), "&"+fr.alias):
+			fr.acquired = true
+		case fr.alias == "" || !strings.Contains(canonLvalue(r.value), addrOf(fr.alias)):
 			return in, true // another resource's result: not tracked
 		}
 		// The handle, or the status of an out-parameter acquisition
@@ -550,7 +561,7 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 	case r.asm || r.use || r.pointer:
 		return in, false
 	case m.acquire[r.name]:
-		if fr.alias != "" && slices.Contains(argTexts(r.args), "&"+fr.alias) {
+		if fr.alias != "" && slices.Contains(argTexts(r.args), addrOf(fr.alias)) {
 			// An out-parameter: the handle is valid when set, so a NULL
 			// test of it (if (h != NULL) release(h);) guards the release.
 			if m.failed != nil && !r.maybe {
@@ -559,12 +570,13 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 				}
 				fr.handles[fr.alias] = true
 			}
+			fr.acquired = true
 			return w.event(fr, r, r.name, in), true
 		}
 		// Another resource, or this one through the store that follows.
 		return in, true
 	case m.release[r.name]:
-		if fr.alias != "" && (slices.Contains(argTexts(r.args), fr.alias) || slices.Contains(argTexts(r.args), "&"+fr.alias)) {
+		if fr.alias != "" && (slices.Contains(argTexts(r.args), fr.alias) || slices.Contains(argTexts(r.args), addrOf(fr.alias))) {
 			return w.event(fr, r, r.name, in), true
 		}
 		return in, true
@@ -572,14 +584,34 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 	return in, false
 }
 
-// argTexts are a call's argument texts, squeezed and unparenthesized.
+// argTexts are a call's argument texts, squeezed, unparenthesized and in
+// canonical lvalue form.
 func argTexts(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = squeeze(unparen(strings.TrimSpace(a)))
+		out[i] = canonLvalue(unparen(strings.TrimSpace(a)))
 	}
 	return out
 }
+
+// canonLvalue squeezes an lvalue and spells it one way: (&s)->m is s.m,
+// (*p).m is p->m, &*p is p.
+func canonLvalue(s string) string {
+	s = squeeze(s)
+	for i := 0; i < 4; i++ {
+		t := reAddrArrow.ReplaceAllString(s, "$1.")
+		t = reDerefDot.ReplaceAllString(t, "$1->")
+		t = strings.ReplaceAll(t, "&*", "")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// addrOf is &v in canonical form.
+func addrOf(v string) string { return canonLvalue("&" + v) }
 
 // calleeAlias is the name under which def, called with args from a frame
 // naming the handle alias, sees it: the parameter it is passed to (*p when
@@ -597,7 +629,7 @@ func (w *tsWalk) calleeAlias(alias string, def *flowFunc, args []string) string 
 		switch {
 		case a == alias:
 			return p
-		case a == "&"+alias:
+		case a == addrOf(alias):
 			return "*" + p
 		case strings.HasPrefix(a, "&") && strings.HasPrefix(alias, a[1:]+"."):
 			// f(&link) with the handle link.listener: p->listener.
@@ -705,6 +737,9 @@ func (w *tsWalk) enter(fr *tsFrame, def *flowFunc, name string, args []string, i
 	w.memo[k] = out
 	if alias != "" {
 		isH, ok := callee.handles[alias]
+		if !ok && callee.acquired {
+			isH, ok = true, true
+		}
 		held := w.m.exitBad
 		clean := callee.retFail.def&held == 0 && callee.retFail.unk&held == 0 && !callee.retOK.empty()
 		w.handedBack[k] = trackState{ok, isH, ok && clean}
@@ -911,7 +946,7 @@ func (w *tsWalk) testedHandles(fr *tsFrame, cond string) map[string]bool {
 	for _, side := range sides {
 		side = strings.TrimSpace(unparen(strings.TrimSpace(side)))
 		statusHelper := fr.statusHelpers[calleeOf(side)] && storedVar(side) == side
-		if w.m.handle != "" && !statusHelper && (fr.alias == "" || !strings.Contains(squeeze(side), "&"+fr.alias)) {
+		if w.m.handle != "" && !statusHelper && (fr.alias == "" || !strings.Contains(canonLvalue(side), addrOf(fr.alias))) {
 			continue // another resource's acquisition
 		}
 		if statusHelper {
