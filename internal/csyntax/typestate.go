@@ -535,10 +535,7 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 		name := calleeOf(r.value)
 		if fr.statusHelpers[name] && m.failed != nil && !r.maybe {
 			// err = link_open(&link): err is the acquisition's status.
-			if fr.handles == nil {
-				fr.handles = map[string]bool{}
-			}
-			fr.handles[r.name] = false
+			fr.trackAs(r.name, false)
 			return in, true
 		}
 		if !m.acquire[name] {
@@ -565,10 +562,7 @@ func (w *tsWalk) handleOp(fr *tsFrame, r callRef, in pstate) (pstate, bool) {
 			// An out-parameter: the handle is valid when set, so a NULL
 			// test of it (if (h != NULL) release(h);) guards the release.
 			if m.failed != nil && !r.maybe {
-				if fr.handles == nil {
-					fr.handles = map[string]bool{}
-				}
-				fr.handles[fr.alias] = true
+				fr.trackAs(fr.alias, true)
 			}
 			fr.acquired = true
 			return w.event(fr, r, r.name, in), true
@@ -756,10 +750,7 @@ func (w *tsWalk) handBack(fr *tsFrame, k tsKey, name string) {
 	if !back.tracked || fr.alias == "" {
 		return
 	}
-	if fr.handles == nil {
-		fr.handles = map[string]bool{}
-	}
-	fr.handles[fr.alias] = back.isHandle
+	fr.trackAs(fr.alias, back.isHandle)
 	if back.status {
 		// if (link_open(&link) != 0) return 1; holds nothing.
 		if fr.statusHelpers == nil {
@@ -767,6 +758,14 @@ func (w *tsWalk) handBack(fr *tsFrame, k tsKey, name string) {
 		}
 		fr.statusHelpers[name] = true
 	}
+}
+
+// trackAs tracks v in the frame as a handle (isHandle) or a status code.
+func (fr *tsFrame) trackAs(v string, isHandle bool) {
+	if fr.handles == nil {
+		fr.handles = map[string]bool{}
+	}
+	fr.handles[v] = isHandle
 }
 
 // successValue reports an SDK success status (ESP_OK, pdTRUE…).
@@ -921,10 +920,7 @@ func (w *tsWalk) track(fr *tsFrame, r callRef) {
 		delete(fr.handles, r.name)
 		return
 	}
-	if fr.handles == nil {
-		fr.handles = map[string]bool{}
-	}
-	fr.handles[r.name] = w.releasedByArgument(r.name)
+	fr.trackAs(r.name, w.releasedByArgument(r.name))
 }
 
 // testedHandles are the frame's tracked variables, plus an acquire call
