@@ -99,6 +99,13 @@ func NewRuntime(limits Limits, table *forbidden.Table) (*Runtime, error) {
 		r.guarded[n] = true
 	}
 	r.predeclared = predeclared()
+	lib, err := loadStdlib(r.predeclared)
+	if err != nil {
+		return nil, fmt.Errorf("load the check standard library: %w", err)
+	}
+	for name, v := range lib {
+		r.predeclared[name] = v
+	}
 	helpers, err := starlark.ExecFileOptions(fileOptions(), &starlark.Thread{Name: "helpers"}, "<embedeval>", helperSource(names), nil)
 	if err != nil {
 		return nil, fmt.Errorf("compile the guard helpers: %w", err)
