@@ -308,54 +308,12 @@ func extractFunctionBody(th *starlark.Thread, b *starlark.Builtin, args starlark
 	return starlark.String(body), nil
 }
 
-func functionStruct(f ctext.Function) starlark.Value {
-	return newStruct(starlark.StringDict{"name": starlark.String(f.Name), "line": starlark.MakeInt(f.Line), "body": starlark.String(f.Body)})
-}
-
-func findISRBodies(vocab loaded[*isrctx.Vocabulary]) builtinFunc {
-	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var code string
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code); err != nil {
-			return nil, err
-		}
-		if vocab.err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), vocab.err)
-		}
-		var fs []ctext.Function
-		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { fs = src.ISRBodies(vocab.v) }); err != nil {
-			return nil, err
-		}
-		return isrBodyList(th, fs)
-	}
-}
-
-// isrBodyList is find_isr_bodies' answer: a list of struct(name, line,
-// body).
-func isrBodyList(th *starlark.Thread, fs []ctext.Function) (starlark.Value, error) {
-	if err := stateOf(th).structList(len(fs), 3); err != nil {
-		return nil, err
-	}
-	out := make([]starlark.Value, len(fs))
-	for i, f := range fs {
-		out[i] = functionStruct(f)
-	}
-	return starlark.NewList(out), nil
-}
-
 func checkAPIInFunction(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code, function, api string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "function", &function, "api", &api); err != nil {
 		return nil, err
 	}
 	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.APIInFunction(function, api) })
-}
-
-func checkQualifierOnVariable(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code, variable, qualifier string
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "variable", &variable, "qualifier", &qualifier); err != nil {
-		return nil, err
-	}
-	return sourceBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.QualifierOnVariable(variable, qualifier) })
 }
 
 func checkReturnAfterError(ev loaded[errorVocabulary]) builtinFunc {
@@ -412,32 +370,6 @@ func errorSiteList(th *starlark.Thread, sites []ctext.ErrorSite) (starlark.Value
 	return starlark.NewList(out), nil
 }
 
-func checkCleanupReverseOrder(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var code string
-	var pairsV starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "pairs", &pairsV); err != nil {
-		return nil, err
-	}
-	seq, ok := pairsV.(starlark.Indexable)
-	if !ok {
-		return nil, fmt.Errorf("%s: pairs must be a list of (acquire, release) pairs, got %s", b.Name(), pairsV.Type())
-	}
-	pairs := make([][2]string, 0, seq.Len())
-	for i := 0; i < seq.Len(); i++ {
-		p, ok := seq.Index(i).(starlark.Indexable)
-		if !ok || p.Len() != 2 {
-			return nil, fmt.Errorf("%s: pairs[%d] must be an (acquire, release) pair of strings", b.Name(), i)
-		}
-		a, ok1 := starlark.AsString(p.Index(0))
-		r, ok2 := starlark.AsString(p.Index(1))
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("%s: pairs[%d] must be an (acquire, release) pair of strings", b.Name(), i)
-		}
-		pairs = append(pairs, [2]string{a, r})
-	}
-	return definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.CleanupReverseOrder(pairs) })
-}
-
 func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var code string
 	var skip starlark.Value = starlark.None
@@ -477,44 +409,6 @@ func checkNoCrossPlatformAPIs(th *starlark.Thread, b *starlark.Builtin, args sta
 			continue
 		}
 		out = append(out, newStruct(starlark.StringDict{"platform": starlark.String(h.Platform), "api": starlark.String(h.API), "line": starlark.MakeInt(h.Line)}))
-	}
-	return starlark.NewList(out), nil
-}
-
-func checkNoISRForbidden(vocab loaded[*isrctx.Vocabulary]) builtinFunc {
-	return func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var code string
-		var forbiddenV starlark.Value = starlark.None
-		if err := starlark.UnpackArgs(b.Name(), args, kwargs, "code", &code, "forbidden?", &forbiddenV); err != nil {
-			return nil, err
-		}
-		var list []string
-		if forbiddenV != starlark.None {
-			var err error
-			if list, err = stringList(forbiddenV); err != nil {
-				return nil, fmt.Errorf("%s: forbidden %w", b.Name(), err)
-			}
-		}
-		if vocab.err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), vocab.err)
-		}
-		var vs []ctext.Violation
-		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { vs = src.ISRForbiddenCalls(list, vocab.v) }); err != nil {
-			return nil, err
-		}
-		return violationList(th, vs)
-	}
-}
-
-// violationList is check_no_isr_forbidden's answer: a list of
-// struct(function, api, line).
-func violationList(th *starlark.Thread, vs []ctext.Violation) (starlark.Value, error) {
-	if err := stateOf(th).structList(len(vs), 3); err != nil {
-		return nil, err
-	}
-	out := make([]starlark.Value, len(vs))
-	for i, v := range vs {
-		out[i] = newStruct(starlark.StringDict{"function": starlark.String(v.Function), "api": starlark.String(v.API), "line": starlark.MakeInt(v.Line)})
 	}
 	return starlark.NewList(out), nil
 }

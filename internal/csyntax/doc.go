@@ -4,7 +4,13 @@
 // variables are declared with which qualifiers, which headers are included and
 // which macros are defined. It also runs raw tree-sitter queries, and judges
 // control flow: whether a function never returns (NeverReturns) and how the
-// branches of an if end (BranchExits).
+// branches of an if end (BranchExits). On the same trees it answers the
+// structural questions of the check helpers: which functions run in
+// interrupt context and which forbidden calls they make (ISRDefinitions,
+// ISRForbiddenCalls, judged with an InterruptVocabulary loaded from
+// data/isr_context.yaml), how a name is declared anywhere, struct members
+// and parameters included (Declarators, QualifierOnVariable), and whether
+// a body releases resources in reverse order (ExplainCleanupOrder).
 //
 // The package owns parsing and extraction only; it knows nothing about checks,
 // Starlark or scoring.

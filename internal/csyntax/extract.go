@@ -19,6 +19,7 @@ type index struct {
 
 	bodyDone bool // calls and decls: one walk over every node
 	calls    []Call
+	callAt   []int // byte offset where each of calls starts
 	decls    []Declaration
 
 	globalsDone bool // file-scope declarations, when bodyDone is false
@@ -250,14 +251,14 @@ func (f *File) body() *index {
 		n := c.Node()
 		switch n.KindId() {
 		case k.callExpr:
-			ix.calls = append(ix.calls, f.call(n, ix))
+			ix.addCall(f.call(n, ix), n.StartByte())
 		case k.macroType:
 			if call, ok := f.macroDeclCall(n, ix); ok {
-				ix.calls = append(ix.calls, call)
+				ix.addCall(call, n.StartByte())
 			}
 		case k.declaration:
 			if call, ok := f.parenMacroCall(n, ix); ok {
-				ix.calls = append(ix.calls, call)
+				ix.addCall(call, n.StartByte())
 			} else if !ix.merged[n.StartByte()] {
 				ix.decls = append(ix.decls, f.declarations(n, ix)...)
 			}
@@ -272,6 +273,12 @@ func (f *File) body() *index {
 		}
 	}
 	return ix
+}
+
+// addCall records call, which starts at byte at.
+func (ix *index) addCall(call Call, at uint) {
+	ix.calls = append(ix.calls, call)
+	ix.callAt = append(ix.callAt, int(at))
 }
 
 // globalDecls returns the file-scope declarations. Without the full walk of

@@ -20,52 +20,9 @@ type Function struct {
 // funcDef is a Function with the token positions the analyses need.
 type funcDef struct {
 	Function
-	nameTok   int    // token of the name (inside the wrapper for wrapped definitions)
-	headStart int    // first token of the declaration specifiers
-	open      int    // token of the opening brace
-	close     int    // token of the closing brace, -1 when unterminated
-	bodyEnd   int    // byte offset where the body ends
-	wrapper   string // wrapper macro name, if any
-}
-
-// headStart returns the first token of the declaration that ends with the
-// name at token i: it walks back over tokens (jumping over parenthesised
-// groups) until ";", "{" or "}".
-func (s *Source) headStart(i int) int {
-	k := i - 1
-	for k >= 0 {
-		t := s.text(k)
-		if t == ";" || t == "{" || t == "}" {
-			break
-		}
-		if t == ")" && s.match[k] >= 0 {
-			k = s.match[k] - 1
-			continue
-		}
-		k--
-	}
-	return k + 1
-}
-
-// topArgs splits the tokens strictly between the brackets p and match[p]
-// into top-level comma-separated arguments, as token index ranges.
-func (s *Source) topArgs(p int) [][2]int {
-	q := s.match[p]
-	if q < 0 {
-		return nil
-	}
-	var out [][2]int
-	start := p + 1
-	for k := p + 1; k < q; k++ {
-		if s.nest[k] == s.nest[p]+1 && s.is(k, ",") {
-			out = append(out, [2]int{start, k})
-			start = k + 1
-		}
-	}
-	if start < q || len(out) > 0 {
-		out = append(out, [2]int{start, q})
-	}
-	return out
+	open    int // token of the opening brace
+	close   int // token of the closing brace, -1 when unterminated
+	bodyEnd int // byte offset where the body ends
 }
 
 // functions converts the definitions of the csyntax function index into
@@ -101,7 +58,7 @@ func (s *Source) funcDef(d csyntax.Definition) (funcDef, bool) {
 	if nameTok < 0 || open < 0 || head < 0 || d.Open >= len(s.code) {
 		return funcDef{}, false
 	}
-	f := funcDef{nameTok: nameTok, headStart: s.headStart(head), open: open, close: -1, wrapper: d.Wrapper}
+	f := funcDef{open: open, close: -1}
 	f.bodyEnd = len(s.code)
 	if d.Close >= 0 {
 		if c := s.tokAt(d.Close); c >= 0 {

@@ -20,20 +20,12 @@ func FuzzAnalyses(f *testing.F) {
 				t.Fatalf("bad function %+v", fn)
 			}
 		}
-		_ = ISRBodies(code, isrVocab())
-		for _, v := range ISRForbiddenCalls(code, nil, isrVocab()) {
-			if v.Line < 1 || v.Line > lines {
-				t.Fatalf("bad violation %+v", v)
-			}
-		}
 		for _, m := range CallSites(code, "foo") {
 			if m.Offset < 0 || m.Offset >= len(code) || m.Line < 1 || m.Line > lines {
 				t.Fatalf("bad match %+v", m)
 			}
 		}
 		_ = ErrorHandlingReport(code, "foo", errRules())
-		_ = QualifierOnVariable(code, "x", "volatile")
-		_, _ = ExplainCleanupOrder(code, [][2]string{{"a", "b"}, {"c", "d"}})
 		_, _ = FunctionBody(code, "f")
 		_ = HasWord(code, "int x")
 	})

@@ -205,7 +205,5 @@ func BenchmarkAnalyses(b *testing.B) {
 		s := NewSource(big)
 		_ = s.Functions()
 		_ = s.ErrorHandlingReport("gpio_pin_toggle_dt", errRules())
-		_ = ISRForbiddenCalls(big, nil, isrVocab())
-		_ = QualifierOnVariable(big, "presses", "volatile")
 	}
 }

@@ -9,10 +9,6 @@ import (
 // TestSampleZephyrApp runs the helpers together over one realistic file.
 func TestSampleZephyrApp(t *testing.T) {
 	code := sampleC()
-	require.Equal(t, []string{"button_pressed"}, isrNames(code))
-	require.Empty(t, ISRForbiddenCalls(code, nil, isrVocab()), "printk and k_cycle_get_32 are ISR-safe")
-	require.True(t, QualifierOnVariable(code, "presses", "volatile"))
-	require.False(t, QualifierOnVariable(code, "button_cb", "volatile"))
 	require.True(t, ReturnAfterError(code, "gpio_pin_configure_dt", errRules()))
 	require.True(t, ReturnAfterError(code, "gpio_is_ready_dt", errRules()))
 	require.True(t, ReturnAfterError(code, "gpio_pin_toggle_dt", errRules()))

@@ -2,7 +2,8 @@
 // (data/isr_context.yaml): the calls that register interrupt handlers,
 // the naming rules and declaration markers of handlers, and the calls that
 // must not run in interrupt context with their conditions. It owns the
-// file's schema and validation; finding handlers in code is ctext's.
+// file's schema and validation; finding handlers in code is csyntax's
+// (File.ISRDefinitions and File.ISRForbiddenCalls).
 package isrctx
 
 import (

@@ -1,4 +1,4 @@
-package ctext
+package csyntax
 
 import (
 	"testing"
@@ -86,6 +86,27 @@ err_irq:
 			pairs: [][2]string{{"a_on", "a_off"}, {"x", ""}, {"b_on", "b_off"}},
 			want:  true, explain: "releases run in reverse acquisition order in r",
 		},
+		{
+			name: "return and release on one line",
+			code: "void r(int e)\n{\n\tif (e) { clk_disable_unprepare(c); return; } free_irq(1, d);\n}\n",
+			want: true, explain: "found 2 release calls; no cleanup path releases two different resources",
+		},
+		{
+			name:  "member and dotted release calls",
+			code:  "void r(void)\n{\n\tSerial.end();\n\tdev->ops->gpio_off(p);\n}\n",
+			pairs: [][2]string{{"gpio_on", "gpio_off"}, {"Serial.begin", "Serial.end("}},
+			want:  true, explain: "releases run in reverse acquisition order in r",
+		},
+		{
+			name: "release inside a macro argument",
+			code: "void r(void)\n{\n\tWARN_ON(clk_disable_unprepare(c));\n\tfree_irq(1, d);\n}\n",
+			want: false, explain: "r (line 1): free_irq at line 4 runs after clk_disable_unprepare at line 3, but request_irq was acquired after clk_prepare_enable, so it must be released first",
+		},
+		{
+			name: "recursive teardown",
+			code: "void down(int n)\n{\n\tif (n)\n\t\tdown(n - 1);\n\tfree_irq(n, d);\n\tclk_disable_unprepare(c);\n}\n",
+			want: true, explain: "releases run in reverse acquisition order in down",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,10 +114,23 @@ err_irq:
 			if pairs == nil {
 				pairs = linuxPairs
 			}
-			ok, why := ExplainCleanupOrder(tt.code, pairs)
+			f := parse(t, tt.code)
+			ok, why := f.ExplainCleanupOrder(pairs)
 			require.Equal(t, tt.want, ok, why)
 			require.Equal(t, tt.explain, why)
-			require.Equal(t, tt.want, CleanupReverseOrder(tt.code, pairs))
+			require.Equal(t, tt.want, f.CleanupReverseOrder(pairs))
 		})
 	}
+}
+
+func TestLocatedCalls(t *testing.T) {
+	code := "void f(void)\n{\n\ta(b(1));\n\tdev->x();\n}\n"
+	f := parse(t, code)
+	calls := f.LocatedCalls()
+	require.Len(t, calls, 3)
+	for i, c := range calls {
+		require.Equal(t, f.Calls("")[i], c.Call)
+	}
+	require.Equal(t, []string{"a", "b", "dev"}, []string{code[calls[0].Start : calls[0].Start+1], code[calls[1].Start : calls[1].Start+1], code[calls[2].Start : calls[2].Start+3]})
+	require.Nil(t, parse(t, "int x;").LocatedCalls())
 }
