@@ -10,8 +10,9 @@ import (
 // decrement (++ or --, Value ""), a declaration's initializer, or a
 // designated initializer (.field = value).
 type Assignment struct {
-	// Target is the left side as written, whitespace removed
-	// ("TIM2->ARR", "cfg.Init.Period", ".Period" for a designator).
+	// Target is the left side as written, whitespace removed but for one
+	// space between words ("TIM2->ARR", "cfg.Init.Period", ".Period" for a
+	// designator, "*(volatile uint32_t*)0x40000008").
 	Target string
 	// Op is the operator: "=", "|=", "++", "--", ...; a declaration or
 	// designator is "=".
@@ -25,7 +26,8 @@ type Assignment struct {
 }
 
 // Assignments returns the stores into target in source order. target
-// matches a left side written the same way (whitespace ignored:
+// matches a left side written the same way (whitespace between words
+// counts as one space, other whitespace is ignored:
 // "SYST->LOAD", "*(volatile uint32_t *)0xE000E014"), and, when it is a plain
 // name, also a member of that name reached by "." or "->" and a designated
 // initializer ".name = value", so that "Period" finds htim.Init.Period = ...,
@@ -136,9 +138,24 @@ func (f *File) functionAt(line int) string {
 	return ""
 }
 
-// squeeze removes every whitespace character.
+// squeeze removes whitespace, except one space between two words that
+// would otherwise run together: "*(volatile uint32_t *) 0x40" becomes
+// "*(volatile uint32_t*)0x40", still valid C for the value helpers.
 func squeeze(s string) string {
-	return strings.Join(strings.Fields(s), "")
+	fields := strings.Fields(s)
+	var b strings.Builder
+	for i, f := range fields {
+		if i > 0 && wordByte(fields[i-1][len(fields[i-1])-1]) && wordByte(f[0]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// wordByte reports whether c can be part of an identifier or a number.
+func wordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func isIdentifier(s string) bool {

@@ -648,7 +648,7 @@ func TestAssignments(t *testing.T) {
 	require.Equal(t, []string{`2  .Period = "999"`, `7 setup htim.Init.Period = "4999"`}, got("Period"))
 	require.Equal(t, []string{`8 setup t->ARR |= "0x10"`}, got("ARR"))
 	require.Equal(t, []string{`3  reload = "24999U"`}, got("reload"))
-	require.Equal(t, []string{`10 setup *(volatileuint32_t*)0x40000008 = "7"`}, got("*(volatile uint32_t *)0x40000008"))
+	require.Equal(t, []string{`10 setup *(volatile uint32_t*)0x40000008 = "7"`}, got("*(volatile uint32_t *)0x40000008"))
 	require.Equal(t, []string{`9 setup p = "&x"`}, got("p"))
 	f2, err := Parse("static unsigned n;\nvoid isr(void) { n++; ++n; n += 2; n--; }\n")
 	require.NoError(t, err)
