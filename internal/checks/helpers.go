@@ -78,7 +78,7 @@ type errorVocabulary struct {
 	halting *csyntax.HaltingCalls
 }
 
-// ctextVocabulary loads the SDK vocabularies the ctext builtins judge with:
+// ctextVocabulary loads the SDK vocabularies the text and error-path builtins judge with:
 // data/isr_context.yaml, data/error_conventions.yaml and
 // data/halting_calls.yaml.
 func ctextVocabulary() (loaded[*isrctx.Vocabulary], loaded[errorVocabulary]) {
@@ -92,25 +92,21 @@ func ctextVocabulary() (loaded[*isrctx.Vocabulary], loaded[errorVocabulary]) {
 }
 
 // errorRules returns the rules the error handling builtins judge code
-// with: the conventions, and the functions of the session's parse of code
-// that never return. Use them only while the call lasts.
-func errorRules(th *starlark.Thread, name, code string, ev loaded[errorVocabulary]) (ctext.ErrorRules, *csyntax.File, error) {
+// with, and the session's parse of code they judge (nil when it does not
+// parse): the conventions, and the calls that never return.
+func errorRules(th *starlark.Thread, name, code string, ev loaded[errorVocabulary]) (csyntax.ErrorRules, *csyntax.File, error) {
 	if ev.err != nil {
-		return ctext.ErrorRules{}, nil, fmt.Errorf("%s: %w", name, ev.err)
+		return csyntax.ErrorRules{}, nil, fmt.Errorf("%s: %w", name, ev.err)
 	}
 	st := stateOf(th)
 	if err := checkInput(name, len(code)); err != nil {
-		return ctext.ErrorRules{}, nil, err
+		return csyntax.ErrorRules{}, nil, err
 	}
 	file, err := st.parsed(code)
 	if err != nil {
-		return ctext.ErrorRules{}, nil, err
+		return csyntax.ErrorRules{}, nil, err
 	}
-	rules := ctext.ErrorRules{Conventions: ev.v.conv}
-	if file != nil {
-		rules.Halts = func(fn string) bool { return file.NeverReturns(fn, ev.v.halting) == csyntax.Yes }
-	}
-	return rules, file, nil
+	return csyntax.ErrorRules{Vocabulary: ev.v.conv, Halting: ev.v.halting}, file, nil
 }
 
 // interrupted turns an answer that may rest on a flow analysis the call's
@@ -326,11 +322,11 @@ func checkReturnAfterError(ev loaded[errorVocabulary]) builtinFunc {
 		if err != nil {
 			return nil, err
 		}
-		v, err := definedBool(th, b.Name(), code, func(src *ctext.Source) bool { return src.ReturnAfterError(call, rules) })
-		if err != nil {
+		ok := file.ReturnAfterError(call, rules)
+		if err := interrupted(th, file); err != nil {
 			return nil, err
 		}
-		return v, interrupted(th, file)
+		return starlark.Bool(ok), stateOf(th).poll()
 	}
 }
 
@@ -346,11 +342,11 @@ func errorHandlingSites(ev loaded[errorVocabulary]) builtinFunc {
 			return nil, err
 		}
 		rules.TestedOnly = !mustLeave
-		var sites []ctext.ErrorSite
-		if err := onDefinitions(th, b.Name(), code, func(src *ctext.Source) { sites = src.ErrorHandlingReport(call, rules) }); err != nil {
+		sites := file.ErrorSites(call, rules)
+		if err := interrupted(th, file); err != nil {
 			return nil, err
 		}
-		if err := interrupted(th, file); err != nil {
+		if err := stateOf(th).poll(); err != nil {
 			return nil, err
 		}
 		return errorSiteList(th, sites)
@@ -359,7 +355,7 @@ func errorHandlingSites(ev loaded[errorVocabulary]) builtinFunc {
 
 // errorSiteList is error_handling_sites' answer: a list of struct(line,
 // function, handled, reason).
-func errorSiteList(th *starlark.Thread, sites []ctext.ErrorSite) (starlark.Value, error) {
+func errorSiteList(th *starlark.Thread, sites []csyntax.ErrorSite) (starlark.Value, error) {
 	if err := stateOf(th).structList(len(sites), 4); err != nil {
 		return nil, err
 	}

@@ -3,8 +3,10 @@
 // parameters, storage and attributes), which calls appear and where, which
 // variables are declared with which qualifiers, which headers are included and
 // which macros are defined. It also runs raw tree-sitter queries, and judges
-// control flow: whether a function never returns (NeverReturns) and how the
-// branches of an if end (BranchExits). On the same trees it answers the
+// control flow: whether a function never returns (NeverReturns), how the
+// branches of an if end (BranchExits), and whether the result of each call
+// of an API is tested and its failure path leaves (ErrorSites, with the SDK
+// error vocabulary as an ErrorVocabulary). On the same trees it answers the
 // structural questions of the check helpers: which functions run in
 // interrupt context and which forbidden calls they make (ISRDefinitions,
 // ISRForbiddenCalls, judged with an InterruptVocabulary loaded from

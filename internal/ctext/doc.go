@@ -9,11 +9,11 @@
 // every newline, so byte offsets and line numbers computed on stripped text
 // are valid for the original text.
 //
-// SDK vocabulary (error conventions) is not kept here: it lives in
-// data/*.yaml and comes in as values loaded by package errconv. Structural
-// questions (which functions run in interrupt context and what they call,
-// how a variable is declared, in which order a body releases resources)
-// are answered on syntax trees by package csyntax.
+// SDK vocabulary is not kept here: it lives in data/*.yaml. Questions
+// about structure and control flow (error paths, which functions run in
+// interrupt context and what they call, how a variable is declared, in
+// which order a body releases resources) are answered on syntax trees by
+// package csyntax.
 //
 // The package owns only text analysis. It does not parse C into a syntax
 // tree, does not run the preprocessor and must not depend on the Starlark

@@ -204,6 +204,5 @@ func BenchmarkAnalyses(b *testing.B) {
 	for b.Loop() {
 		s := NewSource(big)
 		_ = s.Functions()
-		_ = s.ErrorHandlingReport("gpio_pin_toggle_dt", errRules())
 	}
 }

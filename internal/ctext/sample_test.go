@@ -9,10 +9,6 @@ import (
 // TestSampleZephyrApp runs the helpers together over one realistic file.
 func TestSampleZephyrApp(t *testing.T) {
 	code := sampleC()
-	require.True(t, ReturnAfterError(code, "gpio_pin_configure_dt", errRules()))
-	require.True(t, ReturnAfterError(code, "gpio_is_ready_dt", errRules()))
-	require.True(t, ReturnAfterError(code, "gpio_pin_toggle_dt", errRules()))
-	require.False(t, ReturnAfterError(code, "gpio_init_callback", errRules()))
 	require.True(t, APIInFunction(code, "main", "k_msleep"))
 	require.False(t, APIInFunction(code, "button_pressed", "k_msleep"))
 	require.False(t, HasWord(code, "Copyright"))

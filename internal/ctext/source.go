@@ -29,7 +29,6 @@ type Source struct {
 	match   []int   // for toks: index of the matching bracket, or -1
 	nest    []int   // for toks: number of enclosing brackets of any kind
 	braces  []int   // for toks: number of enclosing braces
-	parent  []int   // for toks: innermost enclosing open bracket, or -1
 
 	// defs are the definitions csyntax found, when given (hasDefs).
 	defs    []csyntax.Definition
@@ -269,22 +268,12 @@ func (s *Source) pairBrackets() {
 	s.match = make([]int, n)
 	s.nest = make([]int, n)
 	s.braces = make([]int, n)
-	s.parent = make([]int, n)
 	var stack []openBracket
 	nest, braces := 0, 0
-	parentOf := func() int {
-		for k := len(stack) - 1; k >= 0; k-- {
-			if !stack[k].transparent {
-				return stack[k].idx
-			}
-		}
-		return -1
-	}
 	for i := range s.toks {
 		s.match[i] = -1
 		s.nest[i] = nest
 		s.braces[i] = braces
-		s.parent[i] = parentOf()
 		if s.toks[i].kind != tokPunct || s.toks[i].end-s.toks[i].start != 1 {
 			continue
 		}
@@ -328,7 +317,6 @@ func (s *Source) pairBrackets() {
 			}
 			s.nest[i] = nest
 			s.braces[i] = braces
-			s.parent[i] = parentOf()
 		}
 	}
 }

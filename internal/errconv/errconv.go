@@ -1,7 +1,8 @@
 // Package errconv loads the vocabulary of SDK error conventions
 // (data/error_conventions.yaml): checking macros, calls that never return,
 // constants that denote failure, error tests and branch hints. It owns the
-// file's schema and validation; judging error handling is ctext's.
+// file's schema and validation; judging error handling is csyntax's
+// (File.ErrorSites).
 package errconv
 
 import (

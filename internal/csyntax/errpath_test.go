@@ -1,17 +1,45 @@
-package ctext
+package csyntax
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/embedeval/embedeval-go/internal/errconv"
 )
+
+// errRules are the embedded error conventions (data/error_conventions.yaml).
+func errRules(t testing.TB) ErrorRules {
+	t.Helper()
+	c, err := errconv.Default()
+	require.NoError(t, err)
+	return ErrorRules{Vocabulary: c}
+}
+
+// errorSites parses code and judges the calls of call.
+func errorSites(t testing.TB, code, call string, rules ErrorRules) []ErrorSite {
+	t.Helper()
+	return parse(t, code).ErrorSites(call, rules)
+}
+
+// returnAfterError parses code and asks ReturnAfterError.
+func returnAfterError(t testing.TB, code, call string, rules ErrorRules) bool {
+	t.Helper()
+	return parse(t, code).ReturnAfterError(call, rules)
+}
 
 func wrapFn(body string) string {
 	return "int setup(void)\n{\n" + body + "\n\treturn 0;\n}\n"
 }
 
-func TestErrorHandlingReport(t *testing.T) {
+// TestErrorSites holds every case of the token scanner's error-path judge
+// (ctext.ErrorHandlingReport) this judge replaces, with the same
+// expectations.
+func TestErrorSites(t *testing.T) {
 	tests := []struct {
 		name    string
 		body    string
@@ -79,7 +107,7 @@ func TestErrorHandlingReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code := wrapFn(tt.body)
-			sites := ErrorHandlingReport(code, tt.call, errRules())
+			sites := errorSites(t, code, tt.call, errRules(t))
 			var handled []bool
 			for _, s := range sites {
 				handled = append(handled, s.Handled)
@@ -93,30 +121,30 @@ func TestErrorHandlingReport(t *testing.T) {
 			for _, h := range handled {
 				all = all && h
 			}
-			require.Equal(t, all, ReturnAfterError(code, tt.call, errRules()))
+			require.Equal(t, all, returnAfterError(t, code, tt.call, errRules(t)))
 		})
 	}
 }
 
-func TestErrorHandlingReportLinesAndScope(t *testing.T) {
+func TestErrorSitesLinesAndScope(t *testing.T) {
 	code := "int spi_write(int x);\nint spi_write(int x)\n{\n\treturn x;\n}\n#define W() spi_write(1)\nint main(void)\n{\n\tspi_write(2);\n\treturn 0;\n}\n"
-	sites := ErrorHandlingReport(code, "spi_write", errRules())
+	sites := errorSites(t, code, "spi_write", errRules(t))
 	require.Equal(t, []ErrorSite{{Line: 9, Function: "main", Handled: false, Reason: "return value ignored"}}, sites)
-	require.False(t, ReturnAfterError(code, "spi_write", errRules()))
-	require.False(t, ReturnAfterError("int x;", "spi_write", errRules()))
+	require.False(t, returnAfterError(t, code, "spi_write", errRules(t)))
+	require.False(t, returnAfterError(t, "int x;", "spi_write", errRules(t)))
+	require.Equal(t, sites, errorSites(t, code, " spi_write( ", errRules(t)), "a trailing ( names the same call")
+	require.Empty(t, errorSites(t, code, "", errRules(t)))
 }
 
 func TestFailureBranchCallingAHaltingFunctionLeaves(t *testing.T) {
 	code := "static void fatal(void) { for (;;) { } }\nint f(void)\n{\n\tif (init_hw() < 0) {\n\t\tfatal();\n\t}\n\tret = spi_write(d);\n\tif (ret) {\n\t\tdev->fatal();\n\t}\n\treturn 0;\n}\n"
-	rules := errRules()
-	require.False(t, ReturnAfterError(code, "init_hw", rules), "without Halts only the conventions' no-return calls leave")
-	var asked []string
-	rules.Halts = func(name string) bool { asked = append(asked, name); return name == "fatal" }
-	sites := ErrorHandlingReport(code, "init_hw", rules)
+	rules := errRules(t)
+	require.False(t, returnAfterError(t, code, "init_hw", rules), "without Halting only the vocabulary's no-return calls leave")
+	rules.Halting = NewHaltingCalls()
+	sites := errorSites(t, code, "init_hw", rules)
 	require.Len(t, sites, 1)
 	require.True(t, sites[0].Handled, sites[0].Reason)
-	require.False(t, ReturnAfterError(code, "spi_write", rules), "a member call is not the halting function")
-	require.NotContains(t, asked, "if")
+	require.False(t, returnAfterError(t, code, "spi_write", rules), "a member call is not the halting function")
 }
 
 func TestErrorHandlingTestedOnly(t *testing.T) {
@@ -136,9 +164,9 @@ func TestErrorHandlingTestedOnly(t *testing.T) {
 }
 `
 	judge := func(call string, tested bool) (bool, string) {
-		rules := errRules()
+		rules := errRules(t)
 		rules.TestedOnly = tested
-		sites := ErrorHandlingReport(code, call, rules)
+		sites := errorSites(t, code, call, rules)
 		require.Len(t, sites, 1, call)
 		return sites[0].Handled, sites[0].Reason
 	}
@@ -178,11 +206,150 @@ func TestErrorHandlingTestedOnly(t *testing.T) {
 		"esp_timer_stop":      {false, true}, // logged by ESP_ERROR_CHECK_WITHOUT_ABORT, which goes on
 	} {
 		for i, tested := range []bool{false, true} {
-			rules := errRules()
+			rules := errRules(t)
 			rules.TestedOnly = tested
-			sites := ErrorHandlingReport(more, call, rules)
+			sites := errorSites(t, more, call, rules)
 			require.NotEmpty(t, sites, call)
 			assert.Equal(t, want[i], sites[0].Handled, "%s tested=%v: %s", call, tested, sites[0].Reason)
 		}
 	}
+}
+
+// TestErrorSitesUnreadableMacro: a call inside a macro use the parser cannot
+// read is still a site, judged by what can be read around it.
+func TestErrorSitesUnreadableMacro(t *testing.T) {
+	code := "int f(void)\n{\n" +
+		"\tESP_RETURN_ON_ERROR(spi_write(dev), TAG, \"x\" return;);\n" +
+		"\tMY_GUARD(spi_write(dev) < 0, return -EIO;);\n" +
+		"\tspi_write(dev) @ 3;\n" +
+		"\tCALL_IF_READY(dev) spi_write(dev) ?;\n" +
+		"\treturn 0;\n}\n"
+	f := parse(t, code)
+	require.True(t, f.HasErrors(), "the fixture must not parse cleanly")
+	sites := f.ErrorSites("spi_write", errRules(t))
+	require.Len(t, sites, 4, "%+v", sites)
+	for i, s := range sites {
+		assert.Equal(t, 3+i, s.Line)
+		assert.Equal(t, "f", s.Function)
+	}
+	assert.Equal(t, ErrorSite{Line: 3, Function: "f", Handled: true, Reason: "result checked by ESP_RETURN_ON_ERROR"}, sites[0])
+	for _, s := range sites[1:] {
+		assert.False(t, s.Handled, "line %d: %s", s.Line, s.Reason)
+	}
+	assert.False(t, f.ReturnAfterError("spi_write", errRules(t)))
+}
+
+// TestErrorSitesFunctionPointer: a call through a member function pointer
+// is judged like a call of that name, its result tested or stored alike; a
+// call through (*cb) names no function.
+func TestErrorSitesFunctionPointer(t *testing.T) {
+	code := "int f(const struct dev *d, int (*cb)(int))\n{\n" +
+		"\tif (d->api->spi_write(d, 1) < 0) {\n\t\treturn -EIO;\n\t}\n" +
+		"\td->api->spi_write(d, 2);\n" +
+		"\tint ret = d->api->spi_write(d, 3);\n" +
+		"\tif (ret < 0) {\n\t\treturn ret;\n\t}\n" +
+		"\tif ((*cb)(3) < 0) {\n\t\treturn -EIO;\n\t}\n" +
+		"\treturn 0;\n}\n"
+	sites := errorSites(t, code, "spi_write", errRules(t))
+	require.Equal(t, []ErrorSite{
+		{Line: 3, Function: "f", Handled: true, Reason: "result is tested by an if and the failure path leaves"},
+		{Line: 6, Function: "f", Handled: false, Reason: "return value ignored"},
+		{Line: 7, Function: "f", Handled: true, Reason: "ret is tested by an if and the failure path leaves"},
+	}, sites)
+	assert.Empty(t, errorSites(t, code, "cb", errRules(t)), "(*cb)(3) calls no function named cb")
+}
+
+// TestErrorSitesRecursion: a recursive retry propagates its own result, and a
+// failure branch that calls a function recursing without a way out leaves
+// (with Halting) without the judge looping.
+func TestErrorSitesRecursion(t *testing.T) {
+	code := "static void hang(void)\n{\n\thang();\n}\n" +
+		"int retry(int n)\n{\n" +
+		"\tif (n == 0) {\n\t\treturn -1;\n\t}\n" +
+		"\tif (spi_write(d) < 0) {\n\t\treturn retry(n - 1);\n\t}\n" +
+		"\tif (init_hw() < 0) {\n\t\thang();\n\t}\n" +
+		"\treturn 0;\n}\n"
+	rules := errRules(t)
+	sites := errorSites(t, code, "retry", rules)
+	require.Equal(t, []ErrorSite{{Line: 11, Function: "retry", Handled: true, Reason: "result propagated by return"}}, sites)
+	assert.True(t, returnAfterError(t, code, "spi_write", rules))
+	assert.False(t, returnAfterError(t, code, "init_hw", rules), "without Halting hang() is an ordinary call")
+	rules.Halting = NewHaltingCalls()
+	assert.True(t, returnAfterError(t, code, "init_hw", rules), "hang() recurses without a way out")
+	assert.Equal(t, []ErrorSite{
+		{Line: 3, Function: "hang", Handled: false, Reason: "return value ignored"},
+		{Line: 14, Function: "retry", Handled: false, Reason: "return value ignored"},
+	}, errorSites(t, code, "hang", rules), "the recursive call is a site too")
+}
+
+// TestErrorSitesLargeFile judges a file of 5,000 functions, each with one
+// site, and logs the time it takes (no timed assertion).
+func TestErrorSitesLargeFile(t *testing.T) {
+	const n = 5000
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "int f%d(const struct device *dev)\n{\n\tint ret = spi_write(dev, %d);\n\tif (ret < 0) {\n\t\treturn ret;\n\t}\n\tswitch (ret) {\n\tcase 1:\n\t\tbreak;\n\t}\n\treturn 0;\n}\n", i, i)
+	}
+	f := parse(t, b.String())
+	start := time.Now()
+	sites := f.ErrorSites("spi_write", errRules(t))
+	t.Logf("%d sites in a %d-byte file judged in %s", len(sites), b.Len(), time.Since(start))
+	require.Len(t, sites, n)
+	for i, s := range sites {
+		require.True(t, s.Handled, "f%d: %s", i, s.Reason)
+		require.Equal(t, fmt.Sprintf("f%d", i), s.Function)
+		require.Equal(t, 12*i+3, s.Line)
+	}
+}
+
+// TestErrorSitesSample judges the calls of a whole Zephyr application.
+func TestErrorSitesSample(t *testing.T) {
+	f := parse(t, readTestdata(t, "zephyr_blinky.c"))
+	rules := errRules(t)
+	assert.True(t, f.ReturnAfterError("gpio_pin_toggle_dt", rules))
+	assert.True(t, f.ReturnAfterError("gpio_is_ready_dt", rules), "returned by led_ready")
+	assert.True(t, f.ReturnAfterError("led_ready", rules), "if (!led_ready()) return -ENODEV;")
+	assert.False(t, f.ReturnAfterError("gpio_pin_configure_dt", rules))
+	assert.False(t, f.ReturnAfterError("gpio_init_callback", rules))
+	assert.False(t, f.ReturnAfterError("GPIO_DT_SPEC_GET", rules), "a file-scope initializer is no test")
+}
+
+// TestErrorSitesDeepNesting: nesting far deeper than the judge follows
+// neither overflows nor hangs, and a leaving statement at the bottom still
+// counts.
+func TestErrorSitesDeepNesting(t *testing.T) {
+	code := "int f(void)\n{\n\tret = foo();\n" + strings.Repeat("if (ret) ", 50000) + "return 1;\n" +
+		strings.Repeat("(", 50000) + strings.Repeat("{", 50000) + "\n}\n"
+	sites := errorSites(t, code, "foo", errRules(t))
+	require.Len(t, sites, 1)
+	require.True(t, sites[0].Handled, sites[0].Reason)
+
+	deep := "int f(void)\n{\n" + strings.Repeat("if (x) {\n", 1000) + "if (foo() < 0) return 1;\n" + strings.Repeat("}\n", 1000) + "return 0;\n}\n"
+	sites = errorSites(t, deep, "foo", errRules(t))
+	require.Equal(t, []ErrorSite{{Line: 1003, Function: "f", Handled: false, Reason: "result of foo is not tested"}}, sites,
+		"a call nested deeper than the judge follows is reported, not judged")
+}
+
+func FuzzErrorSites(f *testing.F) {
+	f.Add("int f(void)\n{\n\tret = foo();\n\tif (ret < 0) {\n\t\treturn ret;\n\t}\n\treturn 0;\n}\n", false)
+	f.Add("if(", true)
+	f.Add("void f(", false)
+	f.Add("}{)(", false)
+	f.Add("ret = foo(); if (ret", true)
+	f.Add("int foo(a) int a; {", false)
+	f.Add("int f(void) { do { n = foo(); } while (n < 0); switch (n) { case 1: out: return n; } }", false)
+	f.Fuzz(func(t *testing.T, code string, tested bool) {
+		file, err := Parse(code)
+		require.NoError(t, err)
+		defer file.Close()
+		lines := strings.Count(code, "\n") + 1
+		rules := errRules(t)
+		rules.TestedOnly = tested
+		rules.Halting = NewHaltingCalls("abort")
+		for _, s := range file.ErrorSites("foo", rules) {
+			if s.Line < 1 || s.Line > lines || s.Reason == "" {
+				t.Fatalf("bad site %+v", s)
+			}
+		}
+	})
 }
