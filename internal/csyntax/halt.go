@@ -8,11 +8,44 @@ import (
 )
 
 // HaltingCalls is a vocabulary of functions and macros that never return:
-// an SDK's reset, panic and exit calls. It is immutable; nil is the empty
-// vocabulary.
+// an SDK's reset, panic and exit calls; with WithStatus it also names the
+// SDK's status constants, which the typestate walks (Released,
+// NotWhileHeld, ...) read to tell a failed acquisition from a successful
+// one. It is immutable; nil is the empty vocabulary.
 type HaltingCalls struct {
-	names map[string]bool
-	key   string
+	names  map[string]bool
+	status StatusVocabulary
+	key    string
+}
+
+// StatusVocabulary names an SDK's status constants (data/error_conventions.yaml,
+// which *errconv.Conventions reads): the values a call returns on success
+// (ESP_OK, HAL_OK, pdTRUE, PSA_SUCCESS) and, compared with ==, on failure
+// (pdFALSE, ESP_FAIL, HAL_ERROR). C's own spellings (0, NULL, -1, true,
+// false, EXIT_SUCCESS) are known without it.
+type StatusVocabulary interface {
+	SuccessValue(name string) bool
+	FailureValue(name string) bool
+}
+
+// WithStatus returns a copy of h that also knows the status constants of v.
+// They do not change which calls never return, so flow tables are shared
+// with h.
+func (h *HaltingCalls) WithStatus(v StatusVocabulary) *HaltingCalls {
+	c := HaltingCalls{names: map[string]bool{}}
+	if h != nil {
+		c = *h
+	}
+	c.status = v
+	return &c
+}
+
+func (h *HaltingCalls) successValue(name string) bool {
+	return h != nil && h.status != nil && h.status.SuccessValue(name)
+}
+
+func (h *HaltingCalls) failureValue(name string) bool {
+	return h != nil && h.status != nil && h.status.FailureValue(name)
 }
 
 // NewHaltingCalls returns the vocabulary of the given names.

@@ -12,7 +12,11 @@ import (
 
 // testHalting is a small vocabulary for the tests; the shipped one is
 // data/halting_calls.yaml (package halting).
-var testHalting = NewHaltingCalls("abort", "exit", "NVIC_SystemReset", "k_panic", "k_oops", "sys_reboot", "CODE_UNREACHABLE")
+var testHalting = NewHaltingCalls("abort", "exit", "NVIC_SystemReset", "k_panic", "k_oops", "sys_reboot", "CODE_UNREACHABLE").
+	WithStatus(sdkStatus{
+		success: []string{"pdTRUE", "pdPASS", "ESP_OK", "HAL_OK", "PSA_SUCCESS"},
+		failure: []string{"pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY"},
+	})
 
 func TestNeverReturns(t *testing.T) {
 	f := parse(t, readTestdata(t, "halting.c"))

@@ -413,9 +413,9 @@ void c(int x) { if (x || clock_on()) { write_reg(); } }
 	assert.False(t, evs[0].Maybe)
 	assert.Equal(t, "k_sem_take", evs[1].Name)
 	assert.True(t, evs[1].Maybe, "the right of && may not run")
-	b := f.HappensBefore("b", []string{"k_mutex_lock"}, []string{"k_mutex_unlock"}, 2, nil)
+	b := f.HappensBefore("b", []string{"k_mutex_lock"}, []string{"k_mutex_unlock"}, 2, testHalting)
 	assert.Equal(t, No, b.Verdict, "the lock in a ?: branch may not have run")
-	c := f.HappensBefore("c", []string{"clock_on"}, []string{"write_reg"}, 2, nil)
+	c := f.HappensBefore("c", []string{"clock_on"}, []string{"write_reg"}, 2, testHalting)
 	assert.Equal(t, No, c.Verdict, "x true skips clock_on")
 	assert.Equal(t, No, f.NeverReturns("a", nil))
 }
@@ -433,17 +433,17 @@ void boot(void) { relocate(); }
 void bad_boot(void) { early(); }
 void sleep_safe(void) { __asm volatile ("cpsid i"); if (!pending()) { __asm volatile ("wfi"); } __asm volatile ("cpsie i"); }
 `)
-	ok := f.HappensBefore("boot", []string{"copy_table"}, []string{"store:SCB->VTOR"}, 4, nil)
+	ok := f.HappensBefore("boot", []string{"copy_table"}, []string{"store:SCB->VTOR"}, 4, testHalting)
 	assert.Equal(t, Yes, ok.Verdict)
 	assert.Equal(t, 1, ok.Reached)
-	bad := f.HappensBefore("bad_boot", []string{"copy_table"}, []string{"store: SCB->VTOR"}, 4, nil)
+	bad := f.HappensBefore("bad_boot", []string{"copy_table"}, []string{"store: SCB->VTOR"}, 4, testHalting)
 	assert.Equal(t, No, bad.Verdict, "white space in the target does not matter")
-	barrier := f.HappensBefore("boot", []string{"store:SCB->VTOR"}, []string{"asm:isb"}, 4, nil)
+	barrier := f.HappensBefore("boot", []string{"store:SCB->VTOR"}, []string{"asm:isb"}, 4, testHalting)
 	assert.Equal(t, Yes, barrier.Verdict)
-	masked := f.HappensBefore("sleep_safe", []string{"asm:CPSID I"}, []string{"asm:wfi"}, 4, nil)
+	masked := f.HappensBefore("sleep_safe", []string{"asm:CPSID I"}, []string{"asm:wfi"}, 4, testHalting)
 	assert.Equal(t, Yes, masked.Verdict)
 	assert.Equal(t, 1, masked.Reached)
-	unmasked := f.Released("sleep_safe", []string{"asm:cpsid"}, []string{"asm:cpsie"}, 4, nil)
+	unmasked := f.Released("sleep_safe", []string{"asm:cpsid"}, []string{"asm:cpsie"}, 4, testHalting)
 	assert.Equal(t, Yes, unmasked.Verdict)
 }
 
@@ -473,8 +473,8 @@ int take(void) {
 void HAL_UART_TxCpltCallback(UART_HandleTypeDef *h) { done = 1; }
 void app_main(void) { take(); }
 `)
-	assert.Equal(t, Yes, f.Released("add", []string{"spi_bus_initialize"}, []string{"spi_bus_free"}, 4, nil).Verdict)
-	assert.Equal(t, Yes, f.Released("take", []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, 4, nil).Verdict)
+	assert.Equal(t, Yes, f.Released("add", []string{"spi_bus_initialize"}, []string{"spi_bus_free"}, 4, testHalting).Verdict)
+	assert.Equal(t, Yes, f.Released("take", []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, 4, testHalting).Verdict)
 	eps := f.EntryPoints(nil)
 	require.Len(t, eps, 2)
 	assert.Equal(t, EntryPoint{Name: "HAL_UART_TxCpltCallback", Kind: "isr", Via: "HAL IRQ handler", Line: 23}, eps[0])
@@ -496,7 +496,7 @@ int resolve(void) {
 	return 0;
 }
 `)
-	a := f.Released("resolve", []string{"getaddrinfo"}, []string{"freeaddrinfo"}, 4, nil)
+	a := f.Released("resolve", []string{"getaddrinfo"}, []string{"freeaddrinfo"}, 4, testHalting)
 	assert.Equal(t, No, a.Verdict, "the second test is about connect_to, not the acquisition")
 }
 
@@ -519,9 +519,9 @@ int use_key(psa_key_id_t key) {
 	return 0;
 }
 `)
-	assert.Equal(t, Yes, f.Released("read_sensor", []string{"pm_device_runtime_get"}, []string{"pm_device_runtime_put"}, 4, nil).Verdict)
-	assert.Equal(t, Yes, f.Released("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, nil).Verdict)
-	assert.Equal(t, No, f.ReleasedEvenIfFailed("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, nil).Verdict,
+	assert.Equal(t, Yes, f.Released("read_sensor", []string{"pm_device_runtime_get"}, []string{"pm_device_runtime_put"}, 4, testHalting).Verdict)
+	assert.Equal(t, Yes, f.Released("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, testHalting).Verdict)
+	assert.Equal(t, No, f.ReleasedEvenIfFailed("use_key", []string{"psa_cipher_encrypt"}, []string{"psa_destroy_key"}, 4, testHalting).Verdict,
 		"a key that exists must be destroyed even when its use failed")
 }
 
@@ -543,10 +543,10 @@ int bad(void) {
 	return err;
 }
 `)
-	g := f.NotAfter("good", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, nil)
+	g := f.NotAfter("good", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, testHalting)
 	assert.Equal(t, Yes, g.Verdict)
 	assert.Equal(t, 1, g.Reached)
-	b := f.NotAfter("bad", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, nil)
+	b := f.NotAfter("bad", []string{"esp_ota_end"}, []string{"esp_ota_abort"}, 4, testHalting)
 	assert.Equal(t, No, b.Verdict)
 	require.Len(t, b.Sites, 1)
 	assert.Equal(t, 13, b.Sites[0].Line)
@@ -586,19 +586,19 @@ void via_pointer(void (*cb)(void)) {
 }
 `)
 	acq, rel, calls := []string{"k_spin_lock"}, []string{"k_spin_unlock"}, []string{"printk", "k_msleep"}
-	g := f.NotWhileHeld("good", acq, rel, calls, 4, nil)
+	g := f.NotWhileHeld("good", acq, rel, calls, 4, testHalting)
 	assert.Equal(t, Yes, g.Verdict)
 	assert.Equal(t, 2, g.Reached, "printk in the helper and k_msleep, both after the unlock")
-	b := f.NotWhileHeld("bad", acq, rel, calls, 4, nil)
+	b := f.NotWhileHeld("bad", acq, rel, calls, 4, testHalting)
 	assert.Equal(t, No, b.Verdict, "printk through the helper while the lock is held")
 	require.Len(t, b.Sites, 1)
 	assert.Equal(t, "printk", b.Sites[0].Name)
 	assert.Equal(t, []string{"log_state"}, b.Sites[0].Via)
-	e := f.NotWhileHeld("early_return", acq, rel, calls, 4, nil)
+	e := f.NotWhileHeld("early_return", acq, rel, calls, 4, testHalting)
 	assert.Equal(t, No, e.Verdict, "the sleep on the path that keeps the lock")
 	require.Len(t, e.Sites, 1)
 	assert.Equal(t, 24, e.Sites[0].Line)
-	assert.Equal(t, Yes, f.NotWhileHeld("via_pointer", acq, rel, calls, 4, nil).Verdict, "a call through a pointer is not one of the named calls (as for NotAfter)")
+	assert.Equal(t, Yes, f.NotWhileHeld("via_pointer", acq, rel, calls, 4, testHalting).Verdict, "a call through a pointer is not one of the named calls (as for NotAfter)")
 
 	g2 := parse(t, `
 void sampler(void) {
@@ -623,9 +623,9 @@ void reporter(void) {
 }
 `)
 	take, give, sleeps := []string{"xSemaphoreTake"}, []string{"xSemaphoreGive"}, []string{"vTaskDelay", "vTaskDelayUntil"}
-	assert.Equal(t, Yes, g2.NotWhileHeld("sampler", take, give, sleeps, 4, nil).Verdict, "the else branch of a take tested for pdTRUE holds nothing")
-	assert.Equal(t, Yes, g2.NotWhileHeld("reporter", take, give, sleeps, 4, nil).Verdict, "a stored take result tested as failed holds nothing")
-	assert.Equal(t, No, g2.NotWhileHeldEvenIfFailed("sampler", take, give, sleeps, 4, nil).Verdict, "without the exemption, the failed take's branch still holds")
+	assert.Equal(t, Yes, g2.NotWhileHeld("sampler", take, give, sleeps, 4, testHalting).Verdict, "the else branch of a take tested for pdTRUE holds nothing")
+	assert.Equal(t, Yes, g2.NotWhileHeld("reporter", take, give, sleeps, 4, testHalting).Verdict, "a stored take result tested as failed holds nothing")
+	assert.Equal(t, No, g2.NotWhileHeldEvenIfFailed("sampler", take, give, sleeps, 4, testHalting).Verdict, "without the exemption, the failed take's branch still holds")
 
 	g3 := parse(t, `
 void worker(void) {
@@ -641,7 +641,7 @@ void worker(void) {
 	}
 }
 `)
-	assert.Equal(t, Yes, g3.NotWhileHeld("worker", take, give, sleeps, 4, nil).Verdict, "a take compared == pdFALSE failed: its branch holds nothing")
+	assert.Equal(t, Yes, g3.NotWhileHeld("worker", take, give, sleeps, 4, testHalting).Verdict, "a take compared == pdFALSE failed: its branch holds nothing")
 }
 
 func TestTraceBlocks(t *testing.T) {
@@ -737,19 +737,19 @@ int out_param(void) {
 }
 `)
 	acq, rel := []string{"socket"}, []string{"close"}
-	tx := f.ReleasedHandle("leaks_tx", acq, rel, "tx", 4, nil, true)
+	tx := f.ReleasedHandle("leaks_tx", acq, rel, "tx", 4, testHalting, true)
 	assert.Equal(t, No, tx.Verdict, "tx is not closed when sendto fails, although rx is")
 	require.Len(t, tx.Sites, 1)
 	assert.Equal(t, 15, tx.Sites[0].Line)
-	assert.Equal(t, Yes, f.ReleasedHandle("leaks_tx", acq, rel, "rx", 4, nil, true).Verdict, "rx is closed on every path, once through a helper")
-	assert.Equal(t, Yes, f.Released("leaks_tx", acq, rel, 4, nil).Verdict, "without a handle any close counts: the leak is hidden")
-	assert.Equal(t, Yes, f.ReleasedHandle("global_sock", acq, rel, "listener", 4, nil, true).Verdict, "a file-scope handle keeps its name in the helper")
+	assert.Equal(t, Yes, f.ReleasedHandle("leaks_tx", acq, rel, "rx", 4, testHalting, true).Verdict, "rx is closed on every path, once through a helper")
+	assert.Equal(t, Yes, f.Released("leaks_tx", acq, rel, 4, testHalting).Verdict, "without a handle any close counts: the leak is hidden")
+	assert.Equal(t, Yes, f.ReleasedHandle("global_sock", acq, rel, "listener", 4, testHalting, true).Verdict, "a file-scope handle keeps its name in the helper")
 	timer := []string{"esp_timer_create"}
-	o := f.ReleasedHandle("out_param", timer, []string{"esp_timer_delete"}, "h", 4, nil, true)
+	o := f.ReleasedHandle("out_param", timer, []string{"esp_timer_delete"}, "h", 4, testHalting, true)
 	assert.Equal(t, No, o.Verdict, "the start failure returns with the timer created")
 	require.Len(t, o.Sites, 1)
 	assert.Equal(t, 35, o.Sites[0].Line)
-	assert.Equal(t, Unknown, f.ReleasedHandle("leaks_tx", acq, rel, " ", 4, nil, true).Verdict)
+	assert.Equal(t, Unknown, f.ReleasedHandle("leaks_tx", acq, rel, " ", 4, testHalting, true).Verdict)
 
 	g := parse(t, `
 struct link { int rx; int tx; };
@@ -773,10 +773,10 @@ int main(void) {
 	return 0;
 }
 `)
-	rx := g.ReleasedHandle("main", acq, rel, "link.rx", 4, nil, true)
+	rx := g.ReleasedHandle("main", acq, rel, "link.rx", 4, testHalting, true)
 	assert.Equal(t, Yes, rx.Verdict, "closed through a helper that gets &link and sees l->rx")
 	assert.Equal(t, 1, rx.Reached)
-	txm := g.ReleasedHandle("main", acq, rel, "link.tx", 4, nil, true)
+	txm := g.ReleasedHandle("main", acq, rel, "link.tx", 4, testHalting, true)
 	assert.Equal(t, No, txm.Verdict, "opened through a helper that gets &link; link_close never closes tx")
 	var lines []int
 	for _, st := range txm.Sites {
@@ -813,8 +813,8 @@ int leaky(void) {
 }
 `)
 	acq, rel := []string{"adc_oneshot_new_unit"}, []string{"adc_oneshot_del_unit"}
-	assert.Equal(t, Yes, f.ReleasedHandle("app", acq, rel, "adc", 4, nil, true).Verdict, "a NULL test of an out-parameter handle guards its release")
-	l := f.ReleasedHandle("leaky", acq, rel, "adc", 4, nil, true)
+	assert.Equal(t, Yes, f.ReleasedHandle("app", acq, rel, "adc", 4, testHalting, true).Verdict, "a NULL test of an out-parameter handle guards its release")
+	l := f.ReleasedHandle("leaky", acq, rel, "adc", 4, testHalting, true)
 	assert.Equal(t, No, l.Verdict)
 	require.Len(t, l.Sites, 1)
 	assert.Equal(t, 21, l.Sites[0].Line)
@@ -849,11 +849,11 @@ int g(void) {
 	}
 	assert.Equal(t, []string{"k_spin_lock@2", "k_yield@4", "k_spin_unlock@5", "k_msleep@6"}, got)
 	sleeps := []string{"k_yield", "k_msleep"}
-	held := f.NotWhileHeld("f", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, sleeps, 4, nil)
+	held := f.NotWhileHeld("f", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, sleeps, 4, testHalting)
 	assert.Equal(t, No, held.Verdict, "k_yield inside the block runs with the lock held")
 	require.Len(t, held.Sites, 1)
 	assert.Equal(t, 4, held.Sites[0].Line)
-	r := f.Released("g", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, 4, nil)
+	r := f.Released("g", []string{"k_spin_lock"}, []string{"k_spin_unlock"}, 4, testHalting)
 	assert.Equal(t, No, r.Verdict, "a return inside the block leaves with the lock held")
 	require.Len(t, r.Sites, 1)
 	assert.Equal(t, 11, r.Sites[0].Line)
@@ -927,13 +927,13 @@ int bad(void) {
 	acq, rel := []string{"socket"}, []string{"close"}
 	for _, entry := range []string{"good", "stored"} {
 		for _, h := range []string{"link.rx", "link.tx"} {
-			a := f.ReleasedHandle(entry, acq, rel, h, 4, nil, true)
+			a := f.ReleasedHandle(entry, acq, rel, h, 4, testHalting, true)
 			assert.Equal(t, Yes, a.Verdict, "%s %s: the helper's failure returns hold nothing, so the caller's test of its status is a failure test (%v)", entry, h, a.Sites)
 			assert.Equal(t, 1, a.Reached, "%s %s", entry, h)
 		}
 	}
-	assert.Equal(t, Yes, f.ReleasedHandle("reset", acq, rel, "link.rx", 4, nil, true).Verdict, "a handle reset after its release (l->rx = -1) still reads as the helper's acquisition")
-	b := f.ReleasedHandle("bad", acq, rel, "link.rx", 4, nil, true)
+	assert.Equal(t, Yes, f.ReleasedHandle("reset", acq, rel, "link.rx", 4, testHalting, true).Verdict, "a handle reset after its release (l->rx = -1) still reads as the helper's acquisition")
+	b := f.ReleasedHandle("bad", acq, rel, "link.rx", 4, testHalting, true)
 	assert.Equal(t, No, b.Verdict, "the bind failure returns -1 with rx open: the helper's status says nothing about rx")
 }
 
@@ -955,7 +955,7 @@ int main(void) {
 }
 `)
 	acq, rel := []string{"psa_import_key"}, []string{"psa_destroy_key"}
-	a := f.ReleasedHandle("main", acq, rel, "key", 4, nil, true)
+	a := f.ReleasedHandle("main", acq, rel, "key", 4, testHalting, true)
 	assert.Equal(t, 1, a.Reached, "a pointer parameter passed on (key in the helper is &*key of the caller)")
 	assert.Equal(t, No, a.Verdict, "use() failing returns with the key imported")
 	require.Len(t, a.Sites, 1)

@@ -305,8 +305,11 @@ func (o *tsOut) merge(r tsOut) {
 
 // tsWalk answers one typestate question.
 type tsWalk struct {
-	t       *flowTable
-	m       *machine
+	t *flowTable
+	m *machine
+	// voc is the vocabulary of the walk: its status constants decide
+	// which comparisons test for a failed acquisition.
+	voc     *HaltingCalls
 	max     int
 	targets uint8
 	active  map[*flowFunc]bool
@@ -379,7 +382,7 @@ func (f *File) walkTypestate(entry string, m *machine, depth int, calls *Halting
 	if t == nil || len(t.byName[entry]) == 0 {
 		return nil
 	}
-	w := &tsWalk{t: t, m: m, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
+	w := &tsWalk{t: t, m: m, voc: calls, max: min(max(depth, 0), MaxTraceDepth), targets: m.targets(),
 		active: map[*flowFunc]bool{}, memo: map[tsKey]pstate{}, handedBack: map[tsKey]trackState{}, sites: map[siteKey]*Site{}, reached: map[siteKey]bool{}}
 	for _, def := range t.byName[entry] {
 		fr := &tsFrame{fn: def, via: []string{}, top: true, alias: m.handle}
@@ -768,13 +771,14 @@ func (fr *tsFrame) trackAs(v string, isHandle bool) {
 	fr.handles[v] = isHandle
 }
 
-// successValue reports an SDK success status (ESP_OK, pdTRUE…).
-func successValue(v string) bool {
-	switch strings.TrimSpace(unparen(strings.TrimSpace(v))) {
-	case "ESP_OK", "HAL_OK", "pdTRUE", "pdPASS", "PSA_SUCCESS", "EXIT_SUCCESS", "true":
+// successValue reports a success status: C's true and EXIT_SUCCESS, or a
+// success constant of the SDK vocabulary (ESP_OK, pdTRUE…).
+func successValue(v string, voc *HaltingCalls) bool {
+	switch v = strings.TrimSpace(unparen(strings.TrimSpace(v))); v {
+	case "EXIT_SUCCESS", "true":
 		return true
 	}
-	return false
+	return voc.successValue(v)
 }
 
 // fixLoop evaluates a loop body from head until the paths that come round
@@ -827,7 +831,7 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 	case flowIf:
 		cont := w.ops(fr, n.calls, in)
 		thenIn, elseIn := cont, cont
-		if _, failedWhenTrue, ok := failureTest(n.cond, w.testedHandles(fr, n.cond)); ok && w.m.failed != nil {
+		if _, failedWhenTrue, ok := failureTest(n.cond, w.testedHandles(fr, n.cond), w.voc); ok && w.m.failed != nil {
 			if failedWhenTrue {
 				thenIn = pstate{w.m.failed.apply(thenIn.def), w.m.failed.apply(thenIn.unk)}
 			} else {
@@ -870,7 +874,7 @@ func (w *tsWalk) eval(fr *tsFrame, n *flowNode, in pstate) (o tsOut) {
 	case flowReturn:
 		o.ret = w.ops(fr, n.calls, in)
 		if !fr.top && w.m.handle != "" {
-			if v := strings.TrimSpace(unparen(strings.TrimSpace(n.cond))); v == "0" || successValue(v) {
+			if v := strings.TrimSpace(unparen(strings.TrimSpace(n.cond))); v == "0" || successValue(v, w.voc) {
 				fr.retOK = fr.retOK.join(o.ret)
 			} else {
 				fr.retFail = fr.retFail.join(o.ret)
@@ -1015,7 +1019,7 @@ func calleeOf(value string) string {
 // v == 0, IS_ERR(v); status codes as v < 0, v != 0, v, and v != (or ==)
 // an SDK's success value (ESP_OK, HAL_OK, pdPASS, pdTRUE, PSA_SUCCESS). likely()/unlikely()
 // are looked through; conditions joined by && or || are not read.
-func failureTest(cond string, handles map[string]bool) (string, bool, bool) {
+func failureTest(cond string, handles map[string]bool, voc *HaltingCalls) (string, bool, bool) {
 	if len(handles) == 0 {
 		return "", false, false
 	}
@@ -1062,7 +1066,7 @@ func failureTest(cond string, handles map[string]bool) (string, bool, bool) {
 		return "", false, false
 	}
 	v := storedVar(l)
-	failed, ok := failedComparison(op, r, handles[v])
+	failed, ok := failedComparison(op, r, handles[v], voc)
 	if !ok {
 		return "", false, false
 	}
@@ -1111,8 +1115,9 @@ func comparison(s string) (int, string) {
 }
 
 // failedComparison says whether "v op k" is true when the acquisition
-// failed, for a handle or a status code.
-func failedComparison(op, k string, handle bool) (failed, ok bool) {
+// failed, for a handle or a status code; voc names the SDK's status
+// constants.
+func failedComparison(op, k string, handle bool, voc *HaltingCalls) (failed, ok bool) {
 	switch k = strings.TrimSpace(unparen(k)); k {
 	case "0", "NULL", "nullptr", "0L", "0U":
 		switch op {
@@ -1127,11 +1132,14 @@ func failedComparison(op, k string, handle bool) (failed, ok bool) {
 		}
 	case "-1", "MAP_FAILED", "INVALID_HANDLE_VALUE", "SIG_ERR":
 		return equalityTest(op, true, true)
-	case "pdFALSE", "pdFAIL", "ESP_FAIL", "HAL_ERROR", "HAL_TIMEOUT", "HAL_BUSY", "false":
+	case "false":
+		return equalityTest(op, true, !handle)
+	}
+	if voc.failureValue(k) {
 		// A status compared with its SDK's failure value.
 		return equalityTest(op, true, !handle)
 	}
-	if successValue(k) {
+	if successValue(k, voc) {
 		// A status compared with its SDK's success value.
 		return equalityTest(op, false, !handle)
 	}

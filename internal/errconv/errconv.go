@@ -20,6 +20,7 @@ type Conventions struct {
 	noticeMacros  map[string]bool
 	noReturn      map[string]bool
 	failureValues map[string]bool
+	successValues map[string]bool
 	errorTests    map[string]bool
 	hints         map[string]bool
 }
@@ -39,6 +40,10 @@ func (c *Conventions) NoReturn(name string) bool { return c != nil && c.noReturn
 // failure.
 func (c *Conventions) FailureValue(name string) bool { return c != nil && c.failureValues[name] }
 
+// SuccessValue reports whether an SDK constant is the value a call returns
+// on success (ESP_OK, HAL_OK, pdTRUE, PSA_SUCCESS).
+func (c *Conventions) SuccessValue(name string) bool { return c != nil && c.successValues[name] }
+
 // ErrorTest reports whether name(x) is true when x is an error.
 func (c *Conventions) ErrorTest(name string) bool { return c != nil && c.errorTests[name] }
 
@@ -48,16 +53,16 @@ func (c *Conventions) Hint(name string) bool { return c != nil && c.hints[name] 
 // Load decodes and validates error_conventions.yaml. source names the file
 // in errors, which read "source:line: message". The document is a mapping
 // with the keys check_macros, notice_macros, no_return_calls,
-// failure_values, error_tests and hints, all required, each a list of {name, source} mappings: name a C
+// failure_values, success_values, error_tests and hints, all required, each a list of {name, source} mappings: name a C
 // identifier unique in its list, source non-empty.
 func Load(b []byte, source string) (*Conventions, error) {
-	keys := []string{"check_macros", "notice_macros", "no_return_calls", "failure_values", "error_tests", "hints"}
+	keys := []string{"check_macros", "notice_macros", "no_return_calls", "failure_values", "success_values", "error_tests", "hints"}
 	d, err := vocabyaml.Parse(b, source, keys...)
 	if err != nil {
 		return nil, err
 	}
 	c := &Conventions{}
-	dst := []*map[string]bool{&c.checkMacros, &c.noticeMacros, &c.noReturn, &c.failureValues, &c.errorTests, &c.hints}
+	dst := []*map[string]bool{&c.checkMacros, &c.noticeMacros, &c.noReturn, &c.failureValues, &c.successValues, &c.errorTests, &c.hints}
 	for i, key := range keys {
 		names, err := d.Names(key)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/data"
 	"github.com/embedeval/embedeval-go/internal/csyntax"
+	"github.com/embedeval/embedeval-go/internal/errconv"
 	"github.com/embedeval/embedeval-go/internal/vocabyaml"
 )
 
@@ -53,7 +54,9 @@ func Load(b []byte, source string) ([]Entry, error) {
 	return out, nil
 }
 
-// Default loads the vocabulary embedded in the binary.
+// Default loads the vocabulary embedded in the binary: the calls of
+// data/halting_calls.yaml, with the status constants of
+// data/error_conventions.yaml for the typestate walks.
 func Default() (*csyntax.HaltingCalls, error) {
 	entries, err := Load(data.HaltingCallsYAML(), "data/halting_calls.yaml")
 	if err != nil {
@@ -63,5 +66,9 @@ func Default() (*csyntax.HaltingCalls, error) {
 	for i, e := range entries {
 		names[i] = e.Name
 	}
-	return csyntax.NewHaltingCalls(names...), nil
+	status, err := errconv.Default()
+	if err != nil {
+		return nil, err
+	}
+	return csyntax.NewHaltingCalls(names...).WithStatus(status), nil
 }
