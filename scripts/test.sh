@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(
 	make pkg-config cpp                                  # host builds
 	device-tree-compiler                                 # devicetree overlays (L1)
-	linux-headers-amd64                                  # kernel modules with kbuild (L1)
+	linux-headers-amd64 linux-headers-6.12-amd64         # kernel modules with kbuild (L1): the 6.1 and 6.12 series
 	libgpiod-dev libsystemd-dev                          # Linux userspace cases (L1, L2)
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm  # bare-metal Cortex-M (L1, L2)
 	shellcheck                                           # the scripts inside workflows and actions

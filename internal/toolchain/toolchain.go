@@ -64,6 +64,15 @@ type Backend interface {
 	Build(ctx context.Context, req Request) (result.LayerResult, eval.Artifact)
 }
 
+// CaseAware is implemented by a backend whose tools depend on the case as
+// well as on the target: the kbuild backend needs kernel headers of the
+// case's kernel series. PlanFor asks AvailableFor instead of Available, so
+// such a case is skipped (an error under RequireBuild) with the backend's
+// reason. Available still answers for the target as a whole (doctor).
+type CaseAware interface {
+	AvailableFor(t platform.Target, c *cases.Case) Availability
+}
+
 // Options configure the dispatcher.
 type Options struct {
 	BuildTimeout, RunTimeout time.Duration
@@ -139,7 +148,11 @@ func (d *Dispatcher) PlanFor(c *cases.Case) Plan {
 		p.Skip = "jail unavailable: " + why
 		return p
 	}
-	p.Avail = b.Available(t)
+	if ca, ok := b.(CaseAware); ok {
+		p.Avail = ca.AvailableFor(t, c)
+	} else {
+		p.Avail = b.Available(t)
+	}
 	if !p.Avail.Build {
 		p.Skip = "toolchain unavailable: " + p.Avail.Why
 		return p
@@ -166,6 +179,14 @@ func (d *Dispatcher) Build(ctx context.Context, c *cases.Case, code string) (res
 	}
 	lr, art := p.Backend.Build(ctx, Request{Case: c, Code: code, Target: p.Target, Board: p.Board,
 		BuildTimeout: d.opts.BuildTimeout, RunTimeout: d.opts.RunTimeout, CanRun: p.RunSkip == "", Jobs: d.opts.BuildJobs, Jail: d.opts.Jail})
+	if lr.Status == result.StatusSkipped && d.opts.RequireBuild {
+		// A backend that finds out only while building that a tool of the
+		// case is missing skips; a required L1 makes that an error too.
+		if art != nil {
+			_ = art.Close()
+		}
+		return ErrorLayer("L1 is required (--require-layers) but " + lr.Reason), nil
+	}
 	where := fmt.Sprintf("%s for %s (target %s)", p.Backend.Name(), p.Board, p.Target.Name)
 	if lr.Status == result.StatusPassed && lr.Reason == "" {
 		lr.Reason = "built by " + where
@@ -380,6 +401,10 @@ func (d *Dispatcher) Doctor() []TargetStatus {
 				st.Why = av.Why
 			case len(t.RunBoards) == 0:
 				st.Why = "L1 only: no runnable board for this target"
+				if av.Why != "" {
+					// What was found (the kernel header series, say).
+					st.Why += "; " + av.Why
+				}
 			}
 		}
 		out = append(out, st)

@@ -90,6 +90,55 @@ func TestDispatch(t *testing.T) {
 	require.Equal(t, "platform cannot build: target linux-udev-rules has no L1 (udev answers are checked statically only)", lr.Reason)
 }
 
+// caseAwareBackend has the tools for some cases only, and finds out about
+// others only while building.
+type caseAwareBackend struct {
+	fakeBackend
+	skipInBuild bool
+}
+
+func (c *caseAwareBackend) AvailableFor(_ platform.Target, cs *cases.Case) Availability {
+	if cs.Meta.SDKVersion == "6.4" {
+		return Availability{Why: "kernel headers >= 6.4 not installed"}
+	}
+	return Availability{Build: true}
+}
+
+func (c *caseAwareBackend) Build(ctx context.Context, req Request) (result.LayerResult, eval.Artifact) {
+	if c.skipInBuild {
+		return result.LayerResult{Status: result.StatusSkipped, Reason: "toolchain unavailable: found out late"}, nil
+	}
+	return c.fakeBackend.Build(ctx, req)
+}
+
+func TestCaseAware(t *testing.T) {
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	k := &caseAwareBackend{fakeBackend: fakeBackend{name: "kbuild", avail: Availability{Build: true}}}
+	kernel := func(v string) *cases.Case {
+		return &cases.Case{Meta: cases.Metadata{SDK: "embedded-linux", Platform: "docker_only", Category: "linux-driver", SDKVersion: v}, ReferencePath: "reference/main.c"}
+	}
+	d := New(reg, Options{Jail: sandbox.Unconfined()}, k)
+	lr, _ := d.Build(context.Background(), kernel("6.1"), "x")
+	require.Equal(t, result.StatusPassed, lr.Status)
+	lr, art := d.Build(context.Background(), kernel("6.4"), "x")
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	require.Equal(t, "toolchain unavailable: kernel headers >= 6.4 not installed", lr.Reason)
+	require.Len(t, k.reqs, 1, "a case the backend cannot build never reaches Build")
+	lr, _ = New(reg, Options{RequireBuild: true, Jail: sandbox.Unconfined()}, k).Build(context.Background(), kernel("6.4"), "x")
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "L1 is required (--require-layers) but toolchain unavailable: kernel headers >= 6.4 not installed", *lr.Error)
+
+	// A skip found out in Build is an error when L1 is required, too.
+	k.skipInBuild = true
+	lr, _ = d.Build(context.Background(), kernel("6.1"), "x")
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	lr, _ = New(reg, Options{RequireBuild: true, Jail: sandbox.Unconfined()}, k).Build(context.Background(), kernel("6.1"), "x")
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "L1 is required (--require-layers) but toolchain unavailable: found out late", *lr.Error)
+}
+
 func TestJudgeRun(t *testing.T) {
 	exp := []string{"button counter ready", "presses:"}
 	lr := JudgeRun(RunOutcome{Output: []byte("*** Booting Zephyr OS ***\nbutton counter ready\npresses: 1\n")}, exp)

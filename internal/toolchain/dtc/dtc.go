@@ -6,9 +6,14 @@
 // Conventions: the answer is staged as app.overlay (Zephyr's name) next to
 // the case's build files. A wrapper, embedeval-overlay.dts, starts with
 // "/dts-v1/;" and "/plugin/;" (only when the answer lacks /dts-v1/),
-// includes the binding headers a Zephyr board tree normally brings along
-// (gpio, i2c, pwm, adc, input event codes, the nRF pinctrl helpers and the
-// DT_SIZE_*/DT_FREQ_* helpers of dts/common) and then the answer. Then
+// includes the binding headers the board's own DTS includes — exactly those,
+// per board (Boards: native_sim brings mem.h, adc, i2c and gpio; the nRF52840
+// DK also pwm, the nRF pinctrl, SAADC and regulator helpers, freq.h and the
+// input event codes), as the board DTS does when Zephyr preprocesses it with
+// the overlay — and then the answer. An overlay using a macro of any other
+// header must include it, as in Zephyr. A case for a board not in Boards is
+// skipped (toolchain unavailable), never compiled with another board's
+// headers. Then
 //
 //	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I embedeval-include -I embedeval-include/zephyr -o embedeval-overlay.pre.dts embedeval-overlay.dts
 //	dtc -@ -I dts -O dtb -W no-reg_format -W no-avoid_default_addr_size -W no-gpios_property -o out.dtbo embedeval-overlay.pre.dts
@@ -56,6 +61,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
@@ -82,21 +88,6 @@ const (
 
 //go:embed bindings
 var bindings embed.FS
-
-// preincluded are the headers a board tree brings along, so an overlay may
-// use their macros without including them.
-func preincluded() []string {
-	return []string{
-		"zephyr/dt-bindings/gpio/gpio.h",
-		"zephyr/dt-bindings/i2c/i2c.h",
-		"zephyr/dt-bindings/pwm/pwm.h",
-		"zephyr/dt-bindings/adc/adc.h",
-		"zephyr/dt-bindings/input/input-event-codes.h",
-		"zephyr/dt-bindings/pinctrl/nrf-pinctrl.h",
-		"mem.h",
-		"freq.h",
-	}
-}
 
 // pluginChecksOff are dtc checks that cannot hold for a plugin compiled
 // without its board tree.
@@ -126,7 +117,10 @@ func New(opts ...Option) *Backend {
 	return b
 }
 
-var _ toolchain.Backend = (*Backend)(nil)
+var (
+	_ toolchain.Backend   = (*Backend)(nil)
+	_ toolchain.CaseAware = (*Backend)(nil)
+)
 
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return Name }
@@ -144,6 +138,26 @@ func (b *Backend) Available(platform.Target) toolchain.Availability {
 	}
 	why = append(why, "no L2: a devicetree overlay is compiled, not run")
 	return toolchain.Availability{Build: build, Why: strings.Join(why, "; ")}
+}
+
+// AvailableFor implements toolchain.CaseAware: as Available, and the case's
+// board must be one whose devicetree includes are known (Boards); another
+// board is skipped with the reason, never compiled with the wrong headers.
+func (b *Backend) AvailableFor(t platform.Target, c *cases.Case) toolchain.Availability {
+	a := b.Available(t)
+	if board := t.Board(c); a.Build {
+		if _, ok := LookupBoard(board); !ok {
+			a.Build = false
+			a.Why = unknownBoard(board) + "; " + a.Why
+		}
+	}
+	return a
+}
+
+// unknownBoard says why an overlay for board cannot be compiled here.
+func unknownBoard(board string) string {
+	return fmt.Sprintf("board %s: this backend does not know which binding headers the board's devicetree includes (known: %s); the overlay can only be compiled with the Zephyr SDK image",
+		board, strings.Join(boardNames(), ", "))
 }
 
 // lookPath resolves a command in the configured PATH.
@@ -167,10 +181,14 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 }
 
 func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolchain.Request) result.LayerResult {
+	board, ok := LookupBoard(req.Board)
+	if !ok {
+		return result.LayerResult{Status: result.StatusSkipped, Reason: "toolchain unavailable: " + unknownBoard(req.Board)}
+	}
 	if err := writeBindings(ws); err != nil {
 		return toolchain.ErrorLayer(err.Error())
 	}
-	if err := ws.WriteFile(wrapperPath, []byte(Wrapper(req.Code))); err != nil {
+	if err := ws.WriteFile(wrapperPath, []byte(Wrapper(req.Code, board))); err != nil {
 		return toolchain.ErrorLayer(err.Error())
 	}
 	var set []string
@@ -217,15 +235,16 @@ func (b *Backend) compile(ctx context.Context, ws *sandbox.Workspace, req toolch
 	return lr
 }
 
-// Wrapper is the source handed to cpp for an answer: the plugin header when
-// the answer has no /dts-v1/ of its own, the preincluded binding headers and
-// the answer itself (by #include, so line numbers stay the answer's).
-func Wrapper(code string) string {
+// Wrapper is the source handed to cpp for an answer on a board: the plugin
+// header when the answer has no /dts-v1/ of its own, the binding headers the
+// board's DTS includes (Board.Headers, no others) and the answer itself (by
+// #include, so line numbers stay the answer's).
+func Wrapper(code string, board Board) string {
 	var b strings.Builder
 	if !strings.Contains(code, "/dts-v1/") {
 		b.WriteString("/dts-v1/;\n/plugin/;\n")
 	}
-	for _, h := range preincluded() {
+	for _, h := range board.Headers {
 		fmt.Fprintf(&b, "#include <%s>\n", h)
 	}
 	fmt.Fprintf(&b, "#include %q\n", CodePath)

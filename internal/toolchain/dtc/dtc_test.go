@@ -61,11 +61,95 @@ func TestAvailable(t *testing.T) {
 }
 
 func TestWrapper(t *testing.T) {
-	headers := "#include <zephyr/dt-bindings/gpio/gpio.h>\n#include <zephyr/dt-bindings/i2c/i2c.h>\n#include <zephyr/dt-bindings/pwm/pwm.h>\n" +
-		"#include <zephyr/dt-bindings/adc/adc.h>\n#include <zephyr/dt-bindings/input/input-event-codes.h>\n" +
-		"#include <zephyr/dt-bindings/pinctrl/nrf-pinctrl.h>\n#include <mem.h>\n#include <freq.h>\n#include \"app.overlay\"\n"
-	require.Equal(t, "/dts-v1/;\n/plugin/;\n"+headers, Wrapper("&i2c0 { status = \"okay\"; };"))
-	require.Equal(t, headers, Wrapper("/dts-v1/;\n/plugin/;\n&i2c0 { };"))
+	sim, ok := LookupBoard("native_sim")
+	require.True(t, ok)
+	headers := "#include <mem.h>\n#include <zephyr/dt-bindings/adc/adc.h>\n#include <zephyr/dt-bindings/i2c/i2c.h>\n#include <zephyr/dt-bindings/gpio/gpio.h>\n#include \"app.overlay\"\n"
+	require.Equal(t, "/dts-v1/;\n/plugin/;\n"+headers, Wrapper("&i2c0 { status = \"okay\"; };", sim))
+	require.Equal(t, headers, Wrapper("/dts-v1/;\n/plugin/;\n&i2c0 { };", sim))
+	nrf, ok := LookupBoard("nrf52840dk_nrf52840")
+	require.True(t, ok, "the board's older name")
+	require.Contains(t, Wrapper("", nrf), "#include <zephyr/dt-bindings/input/input-event-codes.h>\n")
+	require.NotContains(t, Wrapper("", sim), "input-event-codes.h", "native_sim's DTS does not include it")
+}
+
+// TestBoardHeadersShipped: every header a board brings along is one this
+// backend ships, so the wrapper always preprocesses.
+func TestBoardHeadersShipped(t *testing.T) {
+	shipped := shippedHeaders()
+	for _, b := range Boards() {
+		require.NotEmpty(t, b.Names)
+		require.NotEmpty(t, b.Source)
+		require.NotEmpty(t, b.Zephyr)
+		for _, h := range b.Headers {
+			require.Contains(t, shipped, h, b.Names[0])
+		}
+	}
+}
+
+// TestBoardIncludes: an overlay may use the macros of exactly the headers
+// its board's DTS includes, as in Zephyr, where app.overlay is preprocessed
+// together with the board DTS.
+func TestBoardIncludes(t *testing.T) {
+	requireTools(t)
+	c := loadCase(t, overlayCase)
+	withoutInclude := readFile(t, "testdata/overlays/input_key_without_include.overlay")
+	withInclude := "#include <zephyr/dt-bindings/input/input-event-codes.h>\n" + withoutInclude
+	freq := "/ {\n\tn {\n\t\tclock-frequency = <DT_FREQ_M(8)>;\n\t};\n};\n"
+	adc := "/ {\n\tn {\n\t\tt = <ADC_ACQ_TIME(ADC_ACQ_TIME_MICROSECONDS, 10)>;\n\t\tm = <BIT_MASK(3)>;\n\t};\n};\n"
+	saadc := "/ {\n\tn {\n\t\tin = <NRF_SAADC_VDD>;\n\t\tmode = <NRF5X_REG_MODE_DCDC>;\n\t};\n};\n"
+	tests := []struct {
+		name, board, code string
+		status            result.Status
+		reason            string
+	}{
+		{name: "input code without its header on native_sim", board: "native_sim", code: withoutInclude, status: result.StatusFailed,
+			reason: "undefined macro(s) left in cell lists: INPUT_KEY_ENTER"},
+		{name: "input code with its header on native_sim", board: "native_sim", code: withInclude, status: result.StatusPassed},
+		{name: "input code without its header on the nRF52840 DK", board: "nrf52840dk/nrf52840", code: withoutInclude, status: result.StatusPassed},
+		{name: "DT_FREQ_M without freq.h on native_sim", board: "native_sim", code: freq, status: result.StatusFailed,
+			reason: "undefined macro(s) left in cell lists: DT_FREQ_M"},
+		{name: "DT_FREQ_M without freq.h on the nRF52840 DK", board: "nrf52840dk/nrf52840", code: freq, status: result.StatusPassed},
+		{name: "adc.h and its dt-util.h on native_sim", board: "native_sim", code: adc, status: result.StatusPassed},
+		{name: "SAADC and regulator helpers on native_sim", board: "native_sim", code: saadc, status: result.StatusFailed,
+			reason: "undefined macro(s) left in cell lists: NRF_SAADC_VDD, NRF5X_REG_MODE_DCDC"},
+		{name: "SAADC and regulator helpers on the nRF52840 DK", board: "nrf52840dk/nrf52840", code: saadc, status: result.StatusPassed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := request(c, tt.code)
+			req.Board = tt.board
+			lr, art := New().Build(context.Background(), req)
+			require.Equal(t, tt.status, lr.Status, "%s %v", lr.Reason, lr.Error)
+			if tt.status != result.StatusPassed {
+				require.Nil(t, art)
+				require.Contains(t, lr.Reason, tt.reason)
+				return
+			}
+			require.NoError(t, art.Close())
+		})
+	}
+
+	// A board whose includes are not known is skipped, never judged.
+	unknown := "board qemu_x86: this backend does not know which binding headers the board's devicetree includes (known: native_sim, nrf52840dk/nrf52840); the overlay can only be compiled with the Zephyr SDK image"
+	req := request(c, "&i2c0 { };")
+	req.Board = "qemu_x86"
+	lr, art := New().Build(context.Background(), req)
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	require.Equal(t, "toolchain unavailable: "+unknown, lr.Reason)
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	x86 := *c
+	x86.Meta.BuildBoard = "qemu_x86"
+	lr, _ = toolchain.New(reg, toolchain.Options{Jail: sandbox.Unconfined()}, New()).Build(context.Background(), &x86, "&i2c0 { };")
+	require.Equal(t, result.StatusSkipped, lr.Status)
+	require.Equal(t, "toolchain unavailable: "+unknown+"; no L2: a devicetree overlay is compiled, not run", lr.Reason)
+	lr, _ = toolchain.New(reg, toolchain.Options{RequireBuild: true, Jail: sandbox.Unconfined()}, New()).Build(context.Background(), &x86, "&i2c0 { };")
+	require.Equal(t, result.StatusError, lr.Status)
+	target, ok := reg.Resolve(c)
+	require.True(t, ok)
+	require.Equal(t, "zephyr-devicetree-overlay", target.Name)
+	require.True(t, New().AvailableFor(target, c).Build, "device-tree-001's board is known")
 }
 
 func TestCompile(t *testing.T) {
@@ -209,14 +293,19 @@ func TestBlankBoardDeletes(t *testing.T) {
 func TestNordicPinctrlAndBoardDeletes(t *testing.T) {
 	requireTools(t)
 	c := loadCase(t, overlayCase)
+	nrf := func(code string) toolchain.Request {
+		r := request(c, code)
+		r.Board = "nrf52840dk/nrf52840" // whose DTS brings NRF_PSEL, DT_FREQ_M and DT_SIZE_M
+		return r
+	}
 	code := "/delete-node/ &storage_partition;\n\n&pinctrl {\n\tspi2_alt: spi2_alt {\n\t\tgroup1 {\n" +
 		"\t\t\tpsels = <NRF_PSEL(SPIM_SCK, 1, 5)>, <NRF_PSEL_DISCONNECTED(SPIM_MISO)>;\n\t\t\tnordic,drive-mode = <NRF_DRIVE_H0H1>;\n\t\t};\n\t};\n};\n\n" +
 		"&spi2 {\n\tstatus = \"okay\";\n\tpinctrl-0 = <&spi2_alt>;\n\tflash@0 {\n\t\treg = <0>;\n\t\tspi-max-frequency = <DT_FREQ_M(8)>;\n\t\tsize = <DT_SIZE_M(32)>;\n\t};\n};\n"
-	lr, art := New().Build(context.Background(), request(c, code))
+	lr, art := New().Build(context.Background(), nrf(code))
 	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
 	require.NoError(t, art.Close())
 	// Only top-level statements are blanked: one inside a node body is still dtc's to reject.
-	lr, art = New().Build(context.Background(), request(c, "/delete-node/ &storage_partition;\n&spi2 { x = <NRF_PSEL(SPIM_SCK, 1, 5)>; };\n&gpio0 { /delete-node/ &y; };\n"))
+	lr, art = New().Build(context.Background(), nrf("/delete-node/ &storage_partition;\n&spi2 { x = <NRF_PSEL(SPIM_SCK, 1, 5)>; };\n&gpio0 { /delete-node/ &y; };\n"))
 	require.Nil(t, art)
 	require.Equal(t, result.StatusFailed, lr.Status)
 }

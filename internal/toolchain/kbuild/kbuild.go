@@ -9,12 +9,24 @@
 //
 //	make -C <KDIR> M=<workspace> -j<N> modules
 //
-// with KDIR resolved in this order: the WithKDIR option; KDIR from this
-// process's environment (passed to the build explicitly, as KDIR=); the
-// running kernel's /lib/modules/$(uname -r)/build; the newest
-// /usr/src/linux-headers-*-<arch> that holds a Makefile (Debian's
-// per-flavour header packages, not the *-common ones). Compiler warnings are
-// not failures; compiler, modpost and make errors are.
+// with KDIR chosen by the case's kernel series (the major.minor of its
+// sdk_version in metadata.yaml), because kernel APIs change between series
+// (class_create lost its owner argument in 6.4): the nearest installed
+// series not older than the case's — a "6.1" case gets 6.1 headers, a "6.4"
+// case 6.12 when 6.1 and 6.12 are installed — and among headers of that
+// series the running kernel's, else the newest package. When none is new
+// enough, L1 is skipped with "kernel headers >= X.Y not installed" and the
+// Debian package that provides them (DebianSeries; docs/TOOLCHAINS.md has
+// the table), never built against the wrong API. Headers are looked for in
+// /lib/modules/$(uname -r)/build, /usr/src/linux-headers-*-<arch> (Debian's
+// per-flavour packages, not the *-common ones) and /lib/modules/*/build;
+// each one's series is read from its include/generated/uapi/linux/version.h.
+// The WithKDIR option, else KDIR in this process's environment (passed to
+// the build explicitly, as KDIR=), replaces the search: that directory is
+// used, unless its series is known and older than the case's. A case whose
+// sdk_version is no kernel version gets the running kernel's headers, else
+// the newest. Compiler warnings are not failures; compiler, modpost and
+// make errors are.
 //
 // There is no L2: modules are compiled, never loaded. The package owns
 // nothing outside its workspaces, never writes to the case directory and
@@ -24,13 +36,14 @@ package kbuild
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
@@ -99,15 +112,54 @@ func New(opts ...Option) *Backend {
 	return b
 }
 
-var _ toolchain.Backend = (*Backend)(nil)
+var (
+	_ toolchain.Backend   = (*Backend)(nil)
+	_ toolchain.CaseAware = (*Backend)(nil)
+)
 
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return Name }
 
 // Available implements toolchain.Backend: the build needs make, gcc and a
-// kernel build directory; Why also says which headers were chosen and how.
-// Run is always false: modules are never loaded.
+// kernel build directory; Why lists every header series found (what
+// `embedeval doctor` shows). Which one a case gets depends on its
+// sdk_version: see AvailableFor. Run is always false: modules are never
+// loaded.
 func (b *Backend) Available(platform.Target) toolchain.Availability {
+	build, why := b.tools()
+	if hs, err := b.InstalledHeaders(); err != nil {
+		build = false
+		why = append(why, err.Error())
+	} else {
+		var found []string
+		for _, h := range hs {
+			found = append(found, h.String())
+		}
+		why = append(why, "kernel headers "+strings.Join(found, ", "))
+	}
+	why = append(why, "no L2: kernel modules are built, never loaded")
+	return toolchain.Availability{Build: build, Why: strings.Join(why, "; ")}
+}
+
+// AvailableFor implements toolchain.CaseAware: as Available, but the
+// headers must be of the case's kernel series or newer (HeadersFor), so a
+// case for 6.4 on a machine with only 6.1 headers is skipped with "kernel
+// headers >= 6.4 not installed (...; Debian package ...)", never built
+// against the wrong API.
+func (b *Backend) AvailableFor(_ platform.Target, c *cases.Case) toolchain.Availability {
+	build, why := b.tools()
+	if h, err := b.HeadersFor(c); err != nil {
+		build = false
+		why = append(why, err.Error())
+	} else {
+		why = append(why, "kernel headers "+h.String()+" ("+h.How+")")
+	}
+	why = append(why, "no L2: kernel modules are built, never loaded")
+	return toolchain.Availability{Build: build, Why: strings.Join(why, "; ")}
+}
+
+// tools checks for make and gcc.
+func (b *Backend) tools() (bool, []string) {
 	var why []string
 	build := true
 	for _, tool := range [][2]string{{"make", "make"}, {"gcc", "gcc"}} {
@@ -116,69 +168,18 @@ func (b *Backend) Available(platform.Target) toolchain.Availability {
 			why = append(why, fmt.Sprintf("%s is not installed (Debian package %s)", tool[0], tool[1]))
 		}
 	}
-	dir, how, err := b.KernelDir()
-	if err != nil {
-		build = false
-		why = append(why, err.Error())
-	} else {
-		why = append(why, "kernel headers "+dir+" ("+how+")")
-	}
-	why = append(why, "no L2: kernel modules are built, never loaded")
-	return toolchain.Availability{Build: build, Why: strings.Join(why, "; ")}
+	return build, why
 }
 
-// KernelDir resolves the kernel build directory and says where it came from.
+// KernelDir resolves the kernel build directory a case without a kernel
+// sdk_version would get (HeadersFor with no constraint) and says where it
+// came from.
 func (b *Backend) KernelDir() (dir, how string, err error) {
-	hasMakefile := func(d string) bool {
-		st, err := os.Stat(filepath.Join(d, "Makefile"))
-		return err == nil && st.Mode().IsRegular()
+	h, err := b.HeadersFor(nil)
+	if err != nil {
+		return "", "", err
 	}
-	if b.kdir != "" {
-		if !hasMakefile(b.kdir) {
-			return "", "", fmt.Errorf("kernel build directory %s (configured) has no Makefile", b.kdir)
-		}
-		return b.kdir, "configured", nil
-	}
-	if env := os.Getenv("KDIR"); env != "" {
-		if !hasMakefile(env) {
-			return "", "", fmt.Errorf("KDIR=%s has no Makefile", env)
-		}
-		return env, "KDIR from the environment", nil
-	}
-	s := b.search
-	if s.modulesRoot == "" {
-		s.modulesRoot = "/lib/modules"
-	}
-	if s.srcRoot == "" {
-		s.srcRoot = "/usr/src"
-	}
-	if s.release == "" {
-		raw, err := os.ReadFile("/proc/sys/kernel/osrelease")
-		if err == nil {
-			s.release = strings.TrimSpace(string(raw))
-		}
-	}
-	if s.arch == "" {
-		s.arch = debianArch(runtime.GOARCH)
-	}
-	running := filepath.Join(s.modulesRoot, s.release, "build")
-	if s.release != "" && hasMakefile(running) {
-		return running, "headers of the running kernel " + s.release, nil
-	}
-	matches, _ := filepath.Glob(filepath.Join(s.srcRoot, "linux-headers-*-"+s.arch))
-	var found []string
-	for _, m := range matches {
-		if !strings.HasSuffix(m, "-common") && hasMakefile(m) {
-			found = append(found, m)
-		}
-	}
-	if len(found) == 0 {
-		return "", "", fmt.Errorf("no kernel headers: KDIR is not set, %s has no Makefile and no %s/linux-headers-*-%s has one (Debian package linux-headers-%s)",
-			running, s.srcRoot, s.arch, s.arch)
-	}
-	slices.SortFunc(found, versionCompare)
-	newest := found[len(found)-1]
-	return newest, fmt.Sprintf("newest %s/linux-headers-*-%s; %s does not exist", s.srcRoot, s.arch, running), nil
+	return h.Dir, h.How, nil
 }
 
 // debianArch maps GOARCH to the flavour suffix of Debian's header packages.
@@ -236,10 +237,14 @@ func (b *Backend) lookPath(name string) (string, error) {
 // Build implements toolchain.Backend: it stages the case with the code at
 // src/main.c and runs kbuild's modules target against the kernel headers.
 func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.LayerResult, eval.Artifact) {
-	kdir, _, err := b.KernelDir()
+	hdr, err := b.HeadersFor(req.Case)
+	if errMissing(err) {
+		return result.LayerResult{Status: result.StatusSkipped, Reason: "toolchain unavailable: " + err.Error()}, nil
+	}
 	if err != nil {
 		return toolchain.ErrorLayer(err.Error()), nil
 	}
+	kdir := hdr.Dir
 	ws, err := toolchain.Stage(req, "kbuild", CodePath)
 	if err != nil {
 		return toolchain.ErrorLayer(fmt.Sprintf("stage workspace: %v", err)), nil
@@ -269,7 +274,7 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	// a reason (and differs between runs).
 	lr.Reason = strings.ReplaceAll(strings.ReplaceAll(lr.Reason, ws.Dir+"/", ""), ws.Dir, ".")
 	if lr.Status == result.StatusPassed {
-		if kos, _ := filepath.Glob(filepath.Join(ws.Dir, "*.ko")); len(kos) == 0 {
+		if !builtModule(ws.Dir) {
 			lr = toolchain.ErrorLayer("make modules succeeded but built no .ko: the case's Kbuild names no module (obj-m)")
 		}
 	}
@@ -278,6 +283,21 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		return lr, nil
 	}
 	return lr, &toolchain.BuildOnly{Workspace: ws, Why: "kernel modules are built, never loaded"}
+}
+
+// builtModule reports whether the build left a .ko anywhere in the
+// workspace: obj-m := hitcount.o builds hitcount.ko at the top, the default
+// Kbuild's obj-m := src/main.o builds src/main.ko.
+func builtModule(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 func exists(p string) bool {
