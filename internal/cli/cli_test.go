@@ -149,7 +149,7 @@ func TestEvaluateCommand(t *testing.T) {
 	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", "timer-001", "--layers", "L0,L3,L4")
 	require.Equal(t, ExitOK, code, out+errOut)
 	require.Contains(t, out, "timer-001 on reference: PASSED")
-	require.Contains(t, out, "    ok   reload_value_1ms  expected: SysTick reload = 25 MHz / 1 kHz - 1 = 24999  actual: reload values: 24999")
+	require.Contains(t, out, "    ok   reload_value_1ms  expected: SysTick reload = 25 MHz / 1 kHz - 1 = 24999  actual: reload register values: 24999")
 	require.Contains(t, out, "applied  reload_off_by_one: reload_value_1ms caught")
 
 	// A wrong answer from a file: the failing checks are shown, exit 1.
