@@ -35,3 +35,13 @@ var prices []byte
 func PricesYAML() []byte {
 	return bytes.Clone(prices)
 }
+
+//go:embed sdk_macros.yaml
+var sdkMacros []byte
+
+// SDKMacrosYAML returns a copy of the embedded sdk_macros.yaml: the SDK
+// constants, function-like macros and typedefs the value helpers know
+// without the code defining them.
+func SDKMacrosYAML() []byte {
+	return bytes.Clone(sdkMacros)
+}

@@ -7,6 +7,7 @@ package cexpr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -33,24 +34,17 @@ type Env struct {
 	Sizeof func(operand string) (int64, bool)
 }
 
-// BuiltinTypes are the SDK integer typedefs casts may name without the
-// code defining them (ILP32 targets: FreeRTOS on Cortex-M, Zephyr, ESP-IDF).
+// BuiltinTypes are the integer typedefs casts may name without the code
+// defining them: the C standard's and POSIX's (ILP32 targets), and the
+// SDKs' of data/sdk_macros.yaml (TickType_t, esp_err_t, __u32, ...).
 func BuiltinTypes() map[string]string {
-	return map[string]string{
-		"TickType_t": "uint32_t", "BaseType_t": "long", "UBaseType_t": "unsigned long",
-		"StackType_t": "uint32_t", "EventBits_t": "uint32_t",
-		"k_ticks_t": "int64_t", "atomic_t": "long", "atomic_val_t": "long",
-		"esp_err_t": "int", "psa_key_id_t": "uint32_t", "psa_status_t": "int32_t",
-		"psa_algorithm_t": "uint32_t", "psa_key_usage_t": "uint32_t",
-		"ssize_t": "int", "off_t": "long", "time_t": "int64_t",
-		"gpio_pin_t": "uint8_t", "gpio_flags_t": "uint32_t", "gpio_port_pins_t": "uint32_t",
+	return withSDK(map[string]string{
 		"uint_fast8_t": "uint32_t", "uint_fast16_t": "uint32_t", "uint_fast32_t": "uint32_t",
 		"int_fast8_t": "int32_t", "int_fast16_t": "int32_t", "int_fast32_t": "int32_t",
 		"uint_least8_t": "uint8_t", "uint_least16_t": "uint16_t", "uint_least32_t": "uint32_t",
-		"__u8": "uint8_t", "__u16": "uint16_t", "__u32": "uint32_t", "__u64": "uint64_t",
-		"__s8": "int8_t", "__s16": "int16_t", "__s32": "int32_t", "__s64": "int64_t",
 		"uintmax_t": "uint64_t", "intmax_t": "int64_t",
-	}
+		"ssize_t": "int", "off_t": "long", "time_t": "int64_t",
+	}, embeddedSDK().Types)
 }
 
 // maxDepth bounds macro expansion, so self-referring macros stop.
@@ -65,41 +59,23 @@ const maxWork = 1 << 20
 var errTooLarge = fmt.Errorf("macro expansion too large (more than %d bytes)", maxWork)
 
 // Builtins are the function-like macros known without a definition in the
-// code (Zephyr and Linux spellings): BIT, BIT64, KB, MB, GENMASK, and the
-// devicetree size and frequency helpers DT_SIZE_K/M, DT_FREQ_K/M.
+// code: the SDKs' of data/sdk_macros.yaml (BIT, BIT64, KB, MB, GENMASK, the
+// devicetree size and frequency helpers DT_SIZE_K/M, DT_FREQ_K/M).
 func Builtins() map[string]FuncMacro {
-	return map[string]FuncMacro{
-		"BIT":     {Params: []string{"n"}, Body: "(1UL << (n))"},
-		"BIT64":   {Params: []string{"n"}, Body: "(1ULL << (n))"},
-		"KB":      {Params: []string{"x"}, Body: "((x) << 10)"},
-		"MB":      {Params: []string{"x"}, Body: "((x) << 20)"},
-		"GENMASK": {Params: []string{"h", "l"}, Body: "(((~0UL) << (l)) & (~0UL >> (31 - (h))))"},
-		// Zephyr's devicetree helpers (dts/common/mem.h, freq.h).
-		"DT_SIZE_K": {Params: []string{"x"}, Body: "((x) * 1024)"},
-		"DT_SIZE_M": {Params: []string{"x"}, Body: "((x) * 1024 * 1024)"},
-		"DT_FREQ_K": {Params: []string{"x"}, Body: "((x) * 1000)"},
-		"DT_FREQ_M": {Params: []string{"x"}, Body: "((x) * 1000 * 1000)"},
-	}
+	return maps.Clone(embeddedSDK().Functions)
 }
 
 // BuiltinObjects are the object-like constants known without a definition:
-// the <stdint.h> limits, the time-unit constants of Zephyr and Linux, and
-// the status constants of FreeRTOS, STM32 HAL, ESP-IDF and PSA.
+// the C standard's (the <stdint.h> limits, true, false, NULL, EXIT_SUCCESS,
+// EXIT_FAILURE), and the SDKs' of data/sdk_macros.yaml (time-unit
+// constants of Zephyr and Linux, status constants of FreeRTOS, STM32 HAL,
+// ESP-IDF and PSA).
 func BuiltinObjects() map[string]string {
-	return map[string]string{
+	return withSDK(map[string]string{
 		"UINT8_MAX": "255", "UINT16_MAX": "65535", "UINT32_MAX": "4294967295U", "INT8_MAX": "127",
 		"INT16_MAX": "32767", "INT32_MAX": "2147483647", "INT32_MIN": "(-2147483647 - 1)",
-		"MSEC_PER_SEC": "1000", "USEC_PER_MSEC": "1000", "USEC_PER_SEC": "1000000",
-		"NSEC_PER_USEC": "1000", "NSEC_PER_MSEC": "1000000", "NSEC_PER_SEC": "1000000000",
 		"true": "1", "false": "0", "NULL": "0", "EXIT_SUCCESS": "0", "EXIT_FAILURE": "1",
-		// SDK status constants with documented values (a definition in the
-		// code wins). The "wait forever" sentinels (portMAX_DELAY,
-		// HAL_MAX_DELAY, K_FOREVER) are left out on purpose: a number would
-		// read as a bounded timeout.
-		"pdTRUE": "1", "pdFALSE": "0", "pdPASS": "1", "pdFAIL": "0", "errQUEUE_EMPTY": "0", "errQUEUE_FULL": "0",
-		"HAL_OK": "0", "HAL_ERROR": "1", "HAL_BUSY": "2", "HAL_TIMEOUT": "3",
-		"ESP_OK": "0", "ESP_FAIL": "(-1)", "PSA_SUCCESS": "0",
-	}
+	}, embeddedSDK().Objects)
 }
 
 // Value is an integer with its C type: Width 32 or 64 bits, signed or not.
