@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command: installs the Debian toolchains the tests use
 # (when it runs as root with apt-get available, unless EMBEDEVAL_SKIP_INSTALL=1),
-# then runs vet and the whole Go test suite. Extra arguments go to `go test`.
+# points FREERTOS_KERNEL and STM32_HAL_PATH at ../shared/sdk when it holds the
+# real SDK trees (scripts/sdk-env.sh), then runs vet and the whole Go test
+# suite. Extra arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,10 @@ if [ "${#missing[@]}" -gt 0 ] && [ "${EMBEDEVAL_SKIP_INSTALL:-0}" != 1 ]; then
 		echo "scripts/test.sh: not root or no apt-get; not installing ${missing[*]} (tests needing them will say so)" >&2
 	fi
 fi
+
+# The real FreeRTOS kernel and STM32Cube HAL of ../shared/sdk, when present.
+. scripts/sdk-env.sh
+echo "scripts/test.sh: FREERTOS_KERNEL=${FREERTOS_KERNEL:-(unset)} STM32_HAL_PATH=${STM32_HAL_PATH:-(unset)}" >&2
 
 go vet ./...
 go test "$@" ./...

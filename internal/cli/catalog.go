@@ -45,6 +45,6 @@ func newCatalogCommand() *cobra.Command {
 	corpus.register(cmd)
 	tc.register(cmd)
 	cmd.Flags().StringVar(&out, "out", "docs/CASES.md", "where the catalogue is written")
-	cmd.Flags().StringVar(&machine, "machine", "a Debian 12 machine with the packages scripts/test.sh installs", "where the \"layers here\" were determined, as the catalogue states it")
+	cmd.Flags().StringVar(&machine, "machine", "a Debian 12 machine with the packages scripts/test.sh installs and the SDK trees of ../shared/sdk", "where the \"layers here\" were determined, as the catalogue states it")
 	return cmd
 }

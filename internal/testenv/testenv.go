@@ -6,6 +6,7 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -33,4 +34,36 @@ func Missing(t testing.TB, msg string) {
 		t.Fatalf("%s (required: %s=1)", msg, RequireEnv)
 	}
 	t.Skip(msg)
+}
+
+// CIEnv is the variable CI services set to "true" (GitHub Actions does).
+const CIEnv = "CI"
+
+// SDK returns the SDK tree named by the environment variable env (such as
+// FREERTOS_KERNEL), checked by the presence of marker, a slash path inside
+// it. When the variable is unset or the tree lacks marker the test is
+// skipped with a message naming the variable, the folder and why the test
+// needs it; it fails instead when both RequireEnv=1 and CI=true, because CI
+// provides the trees (scripts/test.sh and .ci/run point the variables at
+// ../shared/sdk, the workflow checks the same releases out).
+func SDK(t testing.TB, env, marker, why string) string {
+	t.Helper()
+	dir := os.Getenv(env)
+	var msg string
+	switch {
+	case dir == "":
+		msg = env + " is not set (the SDK tree; scripts/test.sh sets it from ../shared/sdk when that folder exists); " + why
+	default:
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(marker))); err != nil {
+			msg = env + "=" + dir + " is not the SDK tree (" + marker + " is missing); " + why
+		}
+	}
+	if msg == "" {
+		return dir
+	}
+	if os.Getenv(RequireEnv) == "1" && os.Getenv(CIEnv) == "true" {
+		t.Fatalf("%s (required: %s=1 and %s=true)", msg, RequireEnv, CIEnv)
+	}
+	t.Skip(msg)
+	return ""
 }

@@ -2,9 +2,11 @@ package toolchain
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
@@ -124,4 +126,45 @@ func (p ToolPath) Look(name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+// BuildFiles lists the case's build files — what Stage copies into a
+// workspace besides the code — as slash paths relative to the case
+// directory, sorted, each with its path on disk. Backends hash them for
+// build cache keys.
+func BuildFiles(c *cases.Case) ([][2]string, error) {
+	entries, err := os.ReadDir(c.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("list build files of %s: %w", c.Dir, err)
+	}
+	skip := map[string]bool{}
+	for _, e := range caseOnlyEntries() {
+		skip[e] = true
+	}
+	var out [][2]string
+	for _, e := range entries {
+		if skip[e.Name()] || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		root := filepath.Join(c.Dir, e.Name())
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			rel, err := filepath.Rel(c.Dir, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, [2]string{filepath.ToSlash(rel), p})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list build files of %s: %w", c.Dir, err)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/backends"
+	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
 	"github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
@@ -106,4 +108,49 @@ func casesWithLayerRejects(t *testing.T, root string, skip []string) []string {
 	}
 	require.NotEmpty(t, out, "the corpus has rejects only a layer catches")
 	return out
+}
+
+// TestSDKPlatformsForReal validates every FreeRTOS and STM32 HAL case with
+// the real SDK trees (FREERTOS_KERNEL, STM32_HAL_PATH; scripts/test.sh points
+// them at ../shared/sdk): each reference, accepted variant (blind ones
+// included) and layer-caught reject is compiled and linked against the real
+// kernel or HAL in the jail, and the FreeRTOS firmware runs on QEMU (L2).
+// Without the trees it skips saying which is missing; with
+// EMBEDEVAL_REQUIRE_TOOLCHAINS=1 and CI=true it fails.
+func TestSDKPlatformsForReal(t *testing.T) {
+	testenv.Tool(t, "make", "make", "it drives the FreeRTOS case Makefiles")
+	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi", "it builds the FreeRTOS and STM32 HAL cases")
+	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "it runs the FreeRTOS cases")
+	testenv.SDK(t, "FREERTOS_KERNEL", "include/FreeRTOS.h", "the FreeRTOS cases build against the real kernel")
+	testenv.SDK(t, "STM32_HAL_PATH", "Drivers/STM32F4xx_HAL_Driver/Src/stm32f4xx_hal.c", "the STM32 HAL cases build against the real HAL")
+	// A private build cache: each run of the test compiles the kernel and
+	// HAL configurations once, and leaves nothing behind.
+	t.Setenv(buildcache.DirEnv, t.TempDir())
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	// Firmware runs until the run timeout; every expected line of these
+	// cases is printed within the first second of QEMU time.
+	d := toolchain.New(reg, toolchain.Options{RequireBuild: true, RequireRun: true, RunTimeout: 5 * time.Second, Jail: toolchaintest.Jail(t)}, backends.All()...)
+	rep, err := Run(context.Background(), Options{CasesDir: "../../cases", Toolchain: d, Filter: cases.Filter{SDKs: []string{"freertos", "stm32-hal"}}})
+	require.NoError(t, err)
+	counts := map[string]int{}
+	for _, c := range rep.Cases {
+		require.True(t, c.OK, "%s: %v", c.ID, c.Problems)
+		sdk := "freertos"
+		want := [2]result.Status{result.StatusPassed, result.StatusPassed}
+		if c.Layers[2].Status == result.StatusSkipped {
+			sdk = "stm32-hal"
+			want[1] = result.StatusSkipped
+		}
+		require.Equal(t, want, [2]result.Status{c.Layers[1].Status, c.Layers[2].Status}, c.ID)
+		counts[sdk]++
+		for _, v := range c.Variants {
+			require.True(t, v.Passed, "%s %s", c.ID, v.File)
+			require.Equal(t, want, [2]result.Status{v.Layers[1].Status, v.Layers[2].Status}, "%s %s", c.ID, v.File)
+		}
+		for _, r := range c.Rejects {
+			require.Empty(t, r.NotRun, "%s %s: every layer runs here", c.ID, r.File)
+		}
+	}
+	require.Equal(t, map[string]int{"freertos": 6, "stm32-hal": 9}, counts, "every bundled case of the two SDKs")
 }

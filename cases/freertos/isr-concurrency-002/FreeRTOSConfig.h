@@ -41,5 +41,8 @@
 #define INCLUDE_vTaskSuspend   1
 
 #define configUSE_TASK_NOTIFICATIONS 1
+/* The prompt leaves the hand-off mechanism open (no event may be lost): a
+ * counting semaphore is one of the answers it allows. */
+#define configUSE_COUNTING_SEMAPHORES 1
 
 #endif /* FREERTOS_CONFIG_H */

@@ -37,6 +37,9 @@
 	} while (0)
 
 #define INCLUDE_vTaskDelay     1
+/* Periodic workers ("ready every 100 ms") may pace themselves with
+ * vTaskDelayUntil/xTaskDelayUntil; the prompt does not rule it out. */
+#define INCLUDE_xTaskDelayUntil 1
 #define INCLUDE_vTaskDelete    0
 #define INCLUDE_vTaskSuspend   1
 

@@ -6,6 +6,7 @@ package backends
 import (
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/baremetal"
+	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
 	"github.com/embedeval/embedeval-go/internal/toolchain/dtc"
 	"github.com/embedeval/embedeval-go/internal/toolchain/espidf"
 	"github.com/embedeval/embedeval-go/internal/toolchain/freertos"
@@ -16,10 +17,14 @@ import (
 	"github.com/embedeval/embedeval-go/internal/toolchain/zephyr"
 )
 
-// All returns a fresh instance of every backend.
+// All returns a fresh instance of every backend. The FreeRTOS and STM32 HAL
+// backends share the build cache that buildcache.FromEnv opens (the SDK
+// objects that do not depend on the answer; EMBEDEVAL_BUILD_CACHE=off
+// disables it).
 func All() []toolchain.Backend {
+	cache := buildcache.FromEnv(nil)
 	return []toolchain.Backend{
 		kbuild.New(), userspace.New(), dtc.New(), baremetal.New(),
-		zephyr.New(), espidf.New(), stm32hal.New(), freertos.New(), yocto.New(),
+		zephyr.New(), espidf.New(), stm32hal.New(stm32hal.WithCache(cache)), freertos.New(freertos.WithCache(cache)), yocto.New(),
 	}
 }

@@ -7,11 +7,22 @@
 // into app.elf; L2 boots app.elf on QEMU's
 // mps2-an385 machine with UART0 on stdout until the run timeout, which is
 // normal for firmware.
+//
+// The kernel objects depend only on the case's build files, the kernel and
+// the compiler, not on the answer. When the case's Makefile follows the
+// prebuilt-kernel convention (it mentions KERNEL_PREBUILT: `make kernel`
+// compiles the kernel to kernel/*.o, `make KERNEL_PREBUILT=1` links the
+// objects found there) and the backend has a build cache, the kernel is
+// compiled once per configuration by `make kernel` in a jailed workspace
+// without the answer, kept in the cache, and copied (read-only) into each
+// answer's workspace, which is then built with KERNEL_PREBUILT=1.
 package freertos
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +34,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
 )
 
 // KernelEnv names the variable holding the FreeRTOS-Kernel checkout.
@@ -40,9 +52,17 @@ func kernelFiles() []string {
 	return []string{"tasks.c", "queue.c", "list.c", "timers.c", "event_groups.c", "stream_buffer.c", "include/FreeRTOS.h", "portable/GCC/ARM_CM3/port.c", "portable/MemMang/heap_4.c"}
 }
 
+// PrebuiltVar is the make variable of the prebuilt-kernel convention.
+const PrebuiltVar = "KERNEL_PREBUILT"
+
+// KernelDir is where the convention's `make kernel` leaves the objects.
+const KernelDir = "kernel"
+
 // Backend builds FreeRTOS cases with make and runs them on QEMU.
 type Backend struct {
-	path string
+	path  string
+	cache *buildcache.Cache
+	log   *slog.Logger
 }
 
 // Option configures a Backend.
@@ -53,9 +73,16 @@ type Option func(*Backend)
 // process's PATH.
 func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
 
+// WithCache keeps the kernel objects of each configuration in c (nil: no
+// cache, every build compiles the kernel).
+func WithCache(c *buildcache.Cache) Option { return func(b *Backend) { b.cache = c } }
+
+// WithLogger sets where cache fallbacks are logged (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(b *Backend) { b.log = l } }
+
 // New returns the backend.
 func New(opts ...Option) *Backend {
-	b := &Backend{}
+	b := &Backend{log: slog.Default()}
 	for _, o := range opts {
 		o(b)
 	}
@@ -141,7 +168,11 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	if err != nil {
 		return toolchain.StartError("stage workspace", err), nil
 	}
-	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: BuildArgs(kernel), Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
+	args := BuildArgs(kernel)
+	if b.prebuiltKernel(ctx, req, kernel, ws.Dir) {
+		args = append(args, PrebuiltVar+"=1")
+	}
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: args, Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
 	if err != nil {
 		ws.Close()
 		return toolchain.StartError("make", err), nil
@@ -152,6 +183,98 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		return lr, nil
 	}
 	return lr, &artifact{ws: ws, args: RunArgs(req.Board), env: b.env(ws.Dir), timeout: req.RunTimeout, req: req}
+}
+
+// prebuiltKernel copies the cached kernel objects of the request's
+// configuration into the workspace at ws, filling the cache first when they
+// are not there, and reports whether it did. Without a cache, with a
+// Makefile that does not follow the convention, or when the cache cannot
+// give the objects (its fill failed: the answer's own build then shows the
+// same error), the build compiles the kernel itself.
+func (b *Backend) prebuiltKernel(ctx context.Context, req toolchain.Request, kernel, ws string) bool {
+	if b.cache == nil {
+		return false
+	}
+	mk, err := os.ReadFile(filepath.Join(req.Case.Dir, "Makefile"))
+	if err != nil || !bytes.Contains(mk, []byte(PrebuiltVar)) {
+		return false
+	}
+	key, err := b.kernelKey(req, kernel)
+	if err != nil {
+		b.log.Warn("freertos: build cache key; compiling the kernel with the answer", "case", req.Case.Dir, "err", err)
+		return false
+	}
+	entry, err := b.cache.Get(ctx, key, func(ctx context.Context, dir string) error {
+		return b.fillKernel(ctx, req, kernel, dir)
+	})
+	if err == nil {
+		err = b.cache.CopyInto(entry, filepath.Join(ws, KernelDir))
+	}
+	if err != nil {
+		b.log.Warn("freertos: no cached kernel; compiling it with the answer", "case", req.Case.Dir, "err", err)
+		_ = os.RemoveAll(filepath.Join(ws, KernelDir))
+		return false
+	}
+	return true
+}
+
+// kernelKey is the cache key of a configuration: the case's build files,
+// every file of the kernel checkout, the compiler and the command line.
+func (b *Backend) kernelKey(req toolchain.Request, kernel string) (string, error) {
+	k := b.cache.NewKey("freertos-kernel/1")
+	k.Add("make", strings.Join(append(BuildArgs(kernel), KernelDir), " "))
+	gcc, err := toolchain.ToolPath(b.path).Look("arm-none-eabi-gcc")
+	if err != nil {
+		return "", err
+	}
+	k.Tool(gcc)
+	files, err := toolchain.BuildFiles(req.Case)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		k.File("case/"+f[0], f[1])
+	}
+	k.Tree("kernel", kernel, nil)
+	return k.Sum()
+}
+
+// fillKernel runs `make kernel` in a jailed workspace holding the case's
+// build files and no answer, and collects the objects into dir.
+func (b *Backend) fillKernel(ctx context.Context, req toolchain.Request, kernel, dir string) error {
+	blank := req
+	blank.Code = ""
+	ws, err := toolchain.Stage(blank, "freertos-kernel", CodePath)
+	if err != nil {
+		return fmt.Errorf("stage the kernel build of %s: %w", req.Case.Dir, err)
+	}
+	defer ws.Close()
+	res, err := req.Jail.Run(ctx, sandbox.Spec{Args: append(BuildArgs(kernel), KernelDir), Dir: ws.Dir, Env: b.env(ws.Dir, KernelEnv), Timeout: req.BuildTimeout})
+	if err != nil {
+		return fmt.Errorf("make kernel for %s: %w", req.Case.Dir, err)
+	}
+	if lr := toolchain.BuildOutcome("make kernel", res, req.BuildTimeout); lr.Status != result.StatusPassed {
+		why := lr.Reason
+		if lr.Error != nil {
+			why = *lr.Error
+		}
+		return fmt.Errorf("make kernel for %s: %s", req.Case.Dir, why)
+	}
+	n := 0
+	err = buildcache.Collect(filepath.Join(ws.Dir, KernelDir), dir, func(rel string) bool {
+		if strings.HasSuffix(rel, ".o") {
+			n++
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return fmt.Errorf("collect the kernel objects of %s: %w", req.Case.Dir, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("make kernel for %s left no objects under %s/", req.Case.Dir, KernelDir)
+	}
+	return nil
 }
 
 // artifact is a built app.elf in its workspace.

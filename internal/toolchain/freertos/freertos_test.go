@@ -2,6 +2,8 @@ package freertos
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,8 @@ import (
 	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
+	tt "github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 )
 
 const caseDir = "../../../cases/freertos/threading-001"
@@ -119,6 +123,104 @@ func TestOurErrorsAreNotModelFailures(t *testing.T) {
 	require.Equal(t, result.StatusError, lr.Status)
 	require.Equal(t, "make: timed out after 300ms", *lr.Error)
 	requireGone(t, filepath.Join(bin, "make.pid"))
+}
+
+func TestStandInMakeWithTheKernelCache(t *testing.T) {
+	kernel := fakeKernel(t)
+	bin := standIn(t, "make")
+	// The stand-in's `make kernel` leaves objects as the case Makefile does.
+	write(t, filepath.Join(bin, "make.post"), read(t, "testdata/bin/make.post")+`case " $* " in *" kernel "*) mkdir -p kernel/portable/MemMang && echo tasks >kernel/tasks.o && echo heap >kernel/portable/MemMang/heap_4.o ;; esac`+"\n")
+	path := bin + ":/usr/bin:/bin"
+	cache, err := buildcache.Open(t.TempDir(), buildcache.Options{})
+	require.NoError(t, err)
+	be := New(WithPath(path), WithCache(cache))
+	c := loadCase(t, caseDir)
+	for i := 0; i < 2; i++ {
+		lr, art := be.Build(context.Background(), request(t, c, read(t, c.ReferencePath)))
+		require.Equal(t, result.StatusPassed, lr.Status, "%v", lr.Error)
+		require.NoError(t, art.Close())
+	}
+	got := calls(t, bin)
+	require.Len(t, got, 3, "the kernel is built once, then each answer")
+	require.Equal(t, []string{"make", "FREERTOS_KERNEL=" + kernel, "kernel"}, got[0].argv)
+	require.True(t, strings.HasPrefix(filepath.Base(got[0].cwd), "embedeval-freertos-kernel-"), got[0].cwd)
+	require.Equal(t, "./FreeRTOSConfig.h\n./Makefile\n./mps2_an385.ld\n./src/main.c\n./startup.c\n", read(t, filepath.Join(got[0].dir, "workspace")))
+	for _, cl := range got[1:] {
+		require.Equal(t, []string{"make", "FREERTOS_KERNEL=" + kernel, "KERNEL_PREBUILT=1"}, cl.argv)
+		require.Equal(t, "./FreeRTOSConfig.h\n./Makefile\n./kernel/portable/MemMang/heap_4.o\n./kernel/tasks.o\n./mps2_an385.ld\n./src/main.c\n./startup.c\n",
+			read(t, filepath.Join(cl.dir, "workspace")), "the cached objects are copied in")
+	}
+	st, err := cache.Stats()
+	require.NoError(t, err)
+	require.Equal(t, buildcache.Stats{Entries: 1, Bytes: int64(len("tasks\nheap\n"))}, st)
+}
+
+// realKernel requires the real FreeRTOS-Kernel tree (../shared/sdk, which
+// scripts/test.sh names in FREERTOS_KERNEL) and the tools of a real build.
+func realKernel(t testing.TB) string {
+	t.Helper()
+	testenv.Tool(t, "make", "make", "it runs the case Makefile")
+	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi", "it compiles the kernel and the answer")
+	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "L2 boots the firmware on QEMU mps2-an385")
+	return testenv.SDK(t, KernelEnv, "include/FreeRTOS.h", "the real builds compile the FreeRTOS kernel")
+}
+
+func TestRealKernelBuildsAndRunsThroughTheCache(t *testing.T) {
+	realKernel(t)
+	cache, err := buildcache.Open(t.TempDir(), buildcache.Options{})
+	require.NoError(t, err)
+	be := New(WithCache(cache))
+	c := loadCase(t, caseDir)
+	var before []string
+	for i := 0; i < 2; i++ {
+		req := request(t, c, read(t, c.ReferencePath))
+		req.Jail = tt.Jail(t)
+		req.RunTimeout = 2 * time.Second
+		lr, art := be.Build(context.Background(), req)
+		require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
+		st, err := os.Stat(filepath.Join(art.(*artifact).ws.Dir, "kernel", "tasks.o"))
+		require.NoError(t, err)
+		require.Equal(t, os.FileMode(0o444), st.Mode().Perm(), "the cached objects are copied in read-only")
+		run := art.Run(context.Background())
+		require.Equal(t, result.StatusPassed, run.Status, "%s %v", run.Reason, run.Error)
+		require.NoError(t, art.Close())
+		if i == 0 {
+			before = cacheFiles(t, cache.Dir())
+		}
+	}
+	require.Equal(t, before, cacheFiles(t, cache.Dir()), "a build and a run leave the cache as they found it")
+	st, err := cache.Stats()
+	require.NoError(t, err)
+	require.Equal(t, 1, st.Entries)
+}
+
+func TestRealKernelLinkFailsOnWhatTheConfigurationLeavesOut(t *testing.T) {
+	realKernel(t)
+	cache, err := buildcache.Open(t.TempDir(), buildcache.Options{})
+	require.NoError(t, err)
+	c := loadCase(t, caseDir)
+	// threading-001's FreeRTOSConfig.h does not enable counting semaphores.
+	code := strings.Replace(read(t, c.ReferencePath), "int main(void)\n{", "int main(void)\n{\n\t(void)xQueueCreateCountingSemaphore(4, 0);", 1)
+	require.Contains(t, code, "xQueueCreateCountingSemaphore")
+	req := request(t, c, code)
+	req.Jail = tt.Jail(t)
+	lr, art := New(WithCache(cache)).Build(context.Background(), req)
+	require.Nil(t, art)
+	require.Equal(t, result.StatusFailed, lr.Status, "%v", lr.Error)
+	require.Contains(t, lr.Reason, "undefined reference to `xQueueCreateCountingSemaphore'")
+}
+
+// cacheFiles lists the regular files under dir with mode, size and digest.
+func cacheFiles(t testing.TB, dir string) []string {
+	var out []string
+	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		require.NoError(t, err)
+		if info.Mode().IsRegular() {
+			out = append(out, fmt.Sprintf("%s %v %d %x", p, info.Mode(), info.Size(), sha256.Sum256([]byte(read(t, p)))))
+		}
+		return nil
+	}))
+	return out
 }
 
 // buildFirmware compiles testdata/firmware/uart.c for the mps2-an385 with

@@ -2,6 +2,8 @@ package stm32hal
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	tt "github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
+	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
 )
 
 const caseDir = "../../../cases/stm32-hal/uart-001"
@@ -50,12 +53,35 @@ func request(t testing.TB, c *cases.Case, code string) toolchain.Request {
 	return toolchain.Request{Case: c, Code: code, Target: tgt, Board: tgt.Board(c), BuildTimeout: time.Minute, RunTimeout: time.Second, Jail: sandbox.Unconfined()}
 }
 
-// useStandInHAL points STM32_HAL_PATH at the stand-in header tree.
+// useStandInHAL points STM32_HAL_PATH at the stand-in tree (argv tests).
 func useStandInHAL(t testing.TB) string {
 	cube, err := filepath.Abs("testdata/cube")
 	require.NoError(t, err)
 	t.Setenv(HALPathEnv, cube)
 	return cube
+}
+
+// useRealHAL requires the real STM32CubeF4 tree (../shared/sdk, which
+// scripts/test.sh names in STM32_HAL_PATH) and the compiler.
+func useRealHAL(t testing.TB) string {
+	t.Helper()
+	testenv.Tool(t, Compiler, "gcc-arm-none-eabi", "it builds the bundled STM32 cases")
+	return testenv.SDK(t, HALPathEnv, "Drivers/STM32F4xx_HAL_Driver/Src/stm32f4xx_hal.c", "the real builds compile and link against the STM32CubeF4 HAL")
+}
+
+// realBackend is the backend with a private build cache.
+func realBackend(t testing.TB) (*Backend, *buildcache.Cache) {
+	t.Helper()
+	cache, err := buildcache.Open(t.TempDir(), buildcache.Options{})
+	require.NoError(t, err)
+	return New(WithCache(cache)), cache
+}
+
+func realRequest(t testing.TB, c *cases.Case, code string) toolchain.Request {
+	t.Helper()
+	req := request(t, c, code)
+	req.Jail = tt.Jail(t)
+	return req
 }
 
 func build(t testing.TB, b *Backend, req toolchain.Request) result.LayerResult {
@@ -69,62 +95,131 @@ func build(t testing.TB, b *Backend, req toolchain.Request) result.LayerResult {
 	return lr
 }
 
-func TestRealCompilerBuildsReferenceAndAcceptedVariants(t *testing.T) {
-	testenv.Tool(t, Compiler, "gcc-arm-none-eabi", "it compiles the bundled STM32 case")
-	useStandInHAL(t)
+func TestRealHALLinksReferenceAndEveryAcceptedVariant(t *testing.T) {
+	useRealHAL(t)
 	c := loadCase(t, caseDir)
-	// The stand-in HAL declares what the reference and the hand-written
-	// variants use; blind answers reach further into the HAL and are built
-	// against the real Cube tree (docs/TOOLCHAINS.md), not this stand-in.
-	paths := []string{c.ReferencePath}
-	for _, p := range c.AcceptPaths {
-		if !strings.HasPrefix(filepath.Base(p), "blind-") {
-			paths = append(paths, p)
-		}
-	}
-	require.Greater(t, len(paths), 1, "the case ships at least one accepted variant")
-	b := New()
+	paths := append([]string{c.ReferencePath}, c.AcceptPaths...)
+	require.Greater(t, len(paths), 3, "the case ships hand-written and blind accepted variants")
+	b, cache := realBackend(t)
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			lr := build(t, b, request(t, c, read(t, p)))
+			lr := build(t, b, realRequest(t, c, read(t, p)))
 			require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
 		})
 	}
+	st, err := cache.Stats()
+	require.NoError(t, err)
+	require.Equal(t, 1, st.Entries, "one HAL configuration, compiled once")
 }
 
-func TestRealCompilerRejectsBrokenCode(t *testing.T) {
-	testenv.Tool(t, Compiler, "gcc-arm-none-eabi", "it compiles the bundled STM32 case")
-	useStandInHAL(t)
+func TestRealHALRejectsBrokenCode(t *testing.T) {
+	useRealHAL(t)
 	c := loadCase(t, caseDir)
 	ref := read(t, c.ReferencePath)
-	for _, tc := range []struct{ name, from, to, want string }{
-		{"missing semicolon", "huart2.Init.BaudRate = 115200;", "huart2.Init.BaudRate = 115200", "src/main.c:38:38: error: expected ';' before 'huart2'"},
-		{"invented HAL function", "HAL_UART_Transmit(&huart2, &byte, 1, 100)", "HAL_UART_Send(&huart2, &byte, 1, 100)", "error: implicit declaration of function 'HAL_UART_Send'"},
-		{"undeclared identifier", "GPIO_AF7_USART2", "GPIO_AF7_USART9", "error: 'GPIO_AF7_USART9' undeclared"},
+	b, _ := realBackend(t)
+	for _, tc := range []struct{ name, from, to, step, want string }{
+		{"missing semicolon", "huart2.Init.BaudRate = 115200;", "huart2.Init.BaudRate = 115200", "arm-none-eabi-gcc src/main.c failed (exit 1)", "src/main.c:38:38: error: expected ';' before 'huart2'"},
+		{"invented HAL function", "HAL_UART_Transmit(&huart2, &byte, 1, 100)", "HAL_UART_Send(&huart2, &byte, 1, 100)", "arm-none-eabi-gcc src/main.c failed (exit 1)", "error: implicit declaration of function 'HAL_UART_Send'"},
+		{"undeclared identifier", "GPIO_AF7_USART2", "GPIO_AF7_USART9", "arm-none-eabi-gcc src/main.c failed (exit 1)", "error: 'GPIO_AF7_USART9' undeclared"},
+		// Declared by the answer itself, defined nowhere: only the link sees it.
+		{"invented HAL function with its own prototype", "HAL_UART_Transmit(&huart2, &byte, 1, 100)", "HAL_UART_Send(&huart2, &byte, 1, 100)", "arm-none-eabi-gcc (link) failed (exit 1)", "undefined reference to `HAL_UART_Send'"},
+		// The case's configuration enables no timer module: its functions
+		// are not built, whatever the answer declares.
+		{"HAL module the configuration does not enable", "HAL_UART_Transmit(&huart2, &byte, 1, 100)", "HAL_TIM_Base_Start(0)", "arm-none-eabi-gcc (link) failed (exit 1)", "undefined reference to `HAL_TIM_Base_Start'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code := strings.Replace(ref, tc.from, tc.to, 1)
 			require.NotEqual(t, ref, code)
-			lr := build(t, New(), request(t, c, code))
-			require.Equal(t, result.StatusFailed, lr.Status)
-			require.Contains(t, lr.Reason, "arm-none-eabi-gcc src/main.c failed (exit 1)")
+			if strings.Contains(tc.step, "link") {
+				code = "#include <stdint.h>\nstruct __UART_HandleTypeDef;\nint HAL_UART_Send(void *, uint8_t *, uint16_t, uint32_t);\nint HAL_TIM_Base_Start(void *);\n" + code
+			}
+			lr := build(t, b, realRequest(t, c, code))
+			require.Equal(t, result.StatusFailed, lr.Status, "%v", lr.Error)
+			require.Contains(t, lr.Reason, tc.step)
 			require.Contains(t, lr.Reason, tc.want)
 		})
 	}
 }
 
-func TestRealCompilerUsesTheBoardABI(t *testing.T) {
-	testenv.Tool(t, Compiler, "gcc-arm-none-eabi", "it compiles the bundled STM32 case")
-	useStandInHAL(t)
+func TestRealHALBuildsForEveryBoard(t *testing.T) {
+	useRealHAL(t)
 	c := loadCase(t, caseDir)
-	req := request(t, c, read(t, c.ReferencePath))
-	// nucleo-f446re defines STM32F446xx, which the stand-in tree (like a
-	// Cube package without that device) rejects: the define reaches the
-	// headers.
-	req.Board = "nucleo-f446re"
-	lr := build(t, New(), req)
-	require.Equal(t, result.StatusFailed, lr.Status)
-	require.Contains(t, lr.Reason, "Please select first the target STM32F4xx device")
+	b, cache := realBackend(t)
+	for _, board := range boardNames() {
+		t.Run(board, func(t *testing.T) {
+			req := realRequest(t, c, read(t, c.ReferencePath))
+			req.Board = board
+			lr := build(t, b, req)
+			require.Equal(t, result.StatusPassed, lr.Status, "%s %v", lr.Reason, lr.Error)
+		})
+	}
+	st, err := cache.Stats()
+	require.NoError(t, err)
+	devices := map[string]bool{}
+	for _, bd := range Boards() {
+		devices[bd.Device] = true
+	}
+	require.Equal(t, len(devices), st.Entries, "one HAL build per device")
+}
+
+// TestRealHALCacheIsOutOfTheAnswersReach builds an answer that names a
+// cached object by its path: the jail does not show the cache (builds get
+// copies in their own workspace), the cache is unchanged, and the next build
+// still links.
+func TestRealHALCacheIsOutOfTheAnswersReach(t *testing.T) {
+	useRealHAL(t)
+	c := loadCase(t, caseDir)
+	b, cache := realBackend(t)
+	ref := read(t, c.ReferencePath)
+	require.Equal(t, result.StatusPassed, build(t, b, realRequest(t, c, ref)).Status)
+	before := files(t, cache.Dir())
+	objs, err := filepath.Glob(filepath.Join(cache.Dir(), "*", "stm32f4xx_hal.o"))
+	require.NoError(t, err)
+	require.Len(t, objs, 1)
+	hostile := "__asm__(\".section .rodata\\n.incbin \\\"" + objs[0] + "\\\"\");\n" + ref
+	lr := build(t, b, realRequest(t, c, hostile))
+	require.Equal(t, result.StatusFailed, lr.Status, "the cache is not visible in the jail")
+	require.Contains(t, lr.Reason, "file not found")
+	require.Equal(t, before, files(t, cache.Dir()))
+	require.Equal(t, result.StatusPassed, build(t, b, realRequest(t, c, ref)).Status)
+}
+
+// files lists the regular files under dir with their mode, size and content
+// (entry directories are touched on use, which is their LRU clock).
+func files(t testing.TB, dir string) []string {
+	var out []string
+	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		require.NoError(t, err)
+		if info.Mode().IsRegular() {
+			out = append(out, fmt.Sprintf("%s %v %d %x", p, info.Mode(), info.Size(), sha256.Sum256([]byte(read(t, p)))))
+		}
+		return nil
+	}))
+	return out
+}
+
+func TestEnabledModulesAndSources(t *testing.T) {
+	cube := useStandInHAL(t)
+	require.Equal(t, []string{"", "cortex", "dma", "flash", "gpio", "pwr", "rcc", "uart"}, EnabledModules([]byte(read(t, filepath.Join(caseDir, ConfHeader)))))
+	require.Equal(t, []string{"", "tim"}, EnabledModules([]byte("#define HAL_MODULE_ENABLED\n  #  define HAL_TIM_MODULE_ENABLED\n/* #define HAL_ADC_MODULE_ENABLED */\n")))
+	conf := filepath.Join(t.TempDir(), ConfHeader)
+	tt.Write(t, conf, "#define HAL_MODULE_ENABLED\n#define HAL_RCC_MODULE_ENABLED\n#define HAL_UART_MODULE_ENABLED\n")
+	srcs, err := HALSources(Boards()["nucleo-f401re"], cube, conf)
+	require.NoError(t, err)
+	src := cube + "/Drivers/STM32F4xx_HAL_Driver/Src/"
+	tpl := cube + "/Drivers/CMSIS/Device/ST/STM32F4xx/Source/Templates/"
+	require.Equal(t, []string{src + "stm32f4xx_hal.c", src + "stm32f4xx_hal_rcc.c", src + "stm32f4xx_hal_rcc_ex.c", src + "stm32f4xx_hal_uart.c",
+		tpl + "system_stm32f4xx.c", tpl + "gcc/startup_stm32f401xe.s"}, srcs, "no template, no module left disabled")
+}
+
+func TestLinkerScriptOfTheDevice(t *testing.T) {
+	ld := LinkerScriptText(Boards()["stm32f4-discovery"])
+	require.Contains(t, ld, "FLASH (rx)  : ORIGIN = 0x08000000, LENGTH = 1024K")
+	require.Contains(t, ld, "RAM   (rwx) : ORIGIN = 0x20000000, LENGTH = 128K")
+	for _, sym := range []string{"_sidata = LOADADDR(.data)", "_sdata = .", "_edata = .", "_sbss = .", "_ebss = .", "_estack = ORIGIN(RAM) + LENGTH(RAM)", "PROVIDE(end = .)", "KEEP(*(.isr_vector))"} {
+		require.Contains(t, ld, sym, "what the CMSIS startup code and newlib need")
+	}
+	require.Contains(t, LinkerScriptText(Boards()["nucleo-f401re"]), "LENGTH = 96K")
 }
 
 // standIn makes a private bin directory holding the stand-in under each name.
@@ -208,22 +303,40 @@ func TestStandInCommandLineCwdAndEnvironment(t *testing.T) {
 	require.Equal(t, before, listing(t, dir), "the case directory is only read")
 
 	got := calls(t, bin)
-	require.Len(t, got, 2)
-	ws := got[0].cwd
+	require.Len(t, got, 4, "the HAL, the two C files, the link")
+	ws := got[1].cwd
 	require.True(t, strings.HasPrefix(filepath.Base(ws), "embedeval-stm32hal-"), ws)
-	common := []string{"-mcpu=cortex-m4", "-mthumb", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard", "-DSTM32F401xE", "-DUSE_HAL_DRIVER",
-		"-I.", "-ICore/Inc",
-		"-I" + cube + "/Drivers/STM32F4xx_HAL_Driver/Inc",
+	target := []string{"-mcpu=cortex-m4", "-mthumb", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard"}
+	defs := append(append([]string{}, target...), "-DSTM32F401xE", "-DUSE_HAL_DRIVER")
+	halInc := []string{"-I" + cube + "/Drivers/STM32F4xx_HAL_Driver/Inc",
 		"-I" + cube + "/Drivers/CMSIS/Device/ST/STM32F4xx/Include",
-		"-I" + cube + "/Drivers/CMSIS/Include",
-		"-std=c11", "-Os", "-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-ffunction-sections", "-fdata-sections"}
+		"-I" + cube + "/Drivers/CMSIS/Include"}
+	flags := []string{"-std=c11", "-Os", "-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-ffunction-sections", "-fdata-sections"}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	src := cube + "/Drivers/STM32F4xx_HAL_Driver/Src/"
+	tpl := cube + "/Drivers/CMSIS/Device/ST/STM32F4xx/Source/Templates/"
 	want := [][]string{
-		append(append([]string{Compiler}, common...), "-c", "src/main.c", "-o", "build/src_main.o"),
-		append(append([]string{Compiler}, common...), "-c", "Core/Src/stm32f4xx_it.c", "-o", "build/Core_Src_stm32f4xx_it.o"),
+		cat([]string{Compiler}, defs, []string{"-I" + ws, "-I" + ws + "/Core/Inc"}, halInc, flags,
+			[]string{"-c", src + "stm32f4xx_hal.c", src + "stm32f4xx_hal_rcc.c", src + "stm32f4xx_hal_rcc_ex.c", src + "stm32f4xx_hal_uart.c", tpl + "system_stm32f4xx.c", tpl + "gcc/startup_stm32f401xe.s"}),
+		cat([]string{Compiler}, defs, []string{"-I.", "-ICore/Inc"}, halInc, flags, []string{"-c", "src/main.c", "-o", "build/src_main.o"}),
+		cat([]string{Compiler}, defs, []string{"-I.", "-ICore/Inc"}, halInc, flags, []string{"-c", "Core/Src/stm32f4xx_it.c", "-o", "build/Core_Src_stm32f4xx_it.o"}),
+		cat([]string{Compiler}, target, []string{"-Tbuild/device.ld", "-Wl,--gc-sections", "--specs=nano.specs", "--specs=nosys.specs", "-o", "build/app.elf",
+			"build/src_main.o", "build/Core_Src_stm32f4xx_it.o",
+			"build/hal/stm32f4xx_hal.o", "build/hal/stm32f4xx_hal_rcc.o", "build/hal/stm32f4xx_hal_rcc_ex.o", "build/hal/stm32f4xx_hal_uart.o", "build/hal/system_stm32f4xx.o", "build/hal/startup_stm32f401xe.o"}),
 	}
 	for i, cl := range got {
 		require.Equal(t, want[i], cl.argv)
-		require.Equal(t, ws, cl.cwd)
+		wantDir := ws
+		if i == 0 {
+			wantDir = ws + "/build/hal"
+		}
+		require.Equal(t, wantDir, cl.cwd)
 		require.Equal(t, sandboxEnv(ws, map[string]string{"PATH": path}), cl.env, "only the allowlist reaches the compiler")
 	}
 	_, err := os.Stat(ws)
@@ -249,6 +362,8 @@ func TestBuildLogDigestKeepsCompilerErrors(t *testing.T) {
 	log := read(t, "testdata/logs/arm-none-eabi-gcc.log")
 	require.NoError(t, os.WriteFile(filepath.Join(bin, Compiler+".log"), []byte(log), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(bin, Compiler+".exit"), []byte("1"), 0o644))
+	// Only the answer's compile replays the log; the HAL compile succeeds.
+	require.NoError(t, os.WriteFile(filepath.Join(bin, Compiler+".post"), []byte(`case " $* " in *" src/main.c "*) ;; *) exit 0 ;; esac`+"\n"), 0o644))
 	c := loadCase(t, caseDir)
 	lr := build(t, New(WithPath(bin+":/usr/bin:/bin")), request(t, c, read(t, c.ReferencePath)))
 	require.Equal(t, result.StatusFailed, lr.Status)

@@ -1,6 +1,6 @@
 /* defect: the priority value 7 is written unshifted into the IPR byte; with only the top 3 bits implemented it reads back as 0 (highest urgency), above configMAX_SYSCALL_INTERRUPT_PRIORITY, while the handler calls a FromISR API.
  * breaks: "The provided `FreeRTOSConfig.h` defines the interrupt priority settings of the port (3 implemented priority bits)."
- * must_fail: timer_irq_priority_configured
+ * must_fail: L2, timer_irq_priority_configured
  */
 #include <stddef.h>
 #include <stdint.h>
