@@ -153,7 +153,7 @@ type Stmt struct {
 // valueBodies are the statement trees of a file's definitions in the
 // values build, each built on first request.
 type valueBodies struct {
-	k       *flowKinds
+	k       *nodeKinds
 	globals map[string]bool
 	asms    []Asm
 	// defs are the indexes in the file's function index of each name's
@@ -185,7 +185,7 @@ func (f *File) valueBodies() *valueBodies {
 		return nil
 	}
 	return f.Memo("csyntax.values", func() any {
-		vb := &valueBodies{k: newFlowKinds(f.lang), globals: map[string]bool{}, asms: f.Asms(),
+		vb := &valueBodies{k: newNodeKinds(f.lang), globals: map[string]bool{}, asms: f.Asms(),
 			defs: map[string][]int{}, stmts: map[string]*Stmt{}}
 		for i := range ix.funcs {
 			vb.defs[ix.funcs[i].Name] = append(vb.defs[ix.funcs[i].Name], i)

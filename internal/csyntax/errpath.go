@@ -165,7 +165,7 @@ func (f *File) ReturnAfterError(call string, rules ErrorRules) bool {
 // errJudge judges the error paths of one file with one set of rules.
 type errJudge struct {
 	f      *File
-	k      *errKinds
+	k      *nodeKinds
 	voc    ErrorVocabulary
 	halts  *HaltingCalls
 	tested bool
@@ -173,7 +173,7 @@ type errJudge struct {
 
 // newErrJudge returns the judge of f with rules.
 func newErrJudge(f *File, rules ErrorRules) *errJudge {
-	j := &errJudge{f: f, k: newErrKinds(f.lang), voc: rules.Vocabulary, halts: rules.Halting, tested: rules.TestedOnly}
+	j := &errJudge{f: f, k: newNodeKinds(f.lang), voc: rules.Vocabulary, halts: rules.Halting, tested: rules.TestedOnly}
 	if j.voc == nil {
 		j.voc = noVocabulary{}
 	}

@@ -211,7 +211,7 @@ func (j *errJudge) constantTrue(cond *ts.Node) bool {
 }
 
 // isLoop reports whether id is a for, while or do statement.
-func (k *errKinds) isLoop(id uint16) bool {
+func (k *nodeKinds) isLoop(id uint16) bool {
 	return id == k.forStmt || id == k.whileStmt || id == k.doStmt
 }
 

@@ -223,7 +223,7 @@ func (j *errJudge) storedIn(a loc, lhs *ts.Node) (loc, bool) {
 
 // isStatementKind reports whether id is a statement the call's walk stops
 // at.
-func isStatementKind(k *errKinds, id uint16) bool {
+func isStatementKind(k *nodeKinds, id uint16) bool {
 	switch id {
 	case k.exprStmt, k.returnStmt, k.declaration, k.ifStmt, k.whileStmt, k.doStmt, k.forStmt,
 		k.switchStmt, k.gotoStmt:

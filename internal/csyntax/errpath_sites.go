@@ -110,7 +110,7 @@ func (j *errJudge) siteOf(p loc) (callSite, bool) {
 }
 
 // inBody reports whether p lies inside a compound statement.
-func inBody(k *errKinds, p loc) bool {
+func inBody(k *nodeKinds, p loc) bool {
 	for i := len(p) - 2; i >= 0; i-- {
 		if p[i].KindId() == k.compound {
 			return true
@@ -226,15 +226,15 @@ func (f *File) declaredBefore(off int) bool {
 			i--
 		}
 		word := src[i+1 : end]
-		return !exprKeyword(word) && !(word[0] >= '0' && word[0] <= '9')
+		return !ExprKeyword(word) && !(word[0] >= '0' && word[0] <= '9')
 	}
 	return false
 }
 
-// exprKeyword reports whether a word before a call introduces an
+// ExprKeyword reports whether a word before a call introduces an
 // expression, so that "return foo(x)" is a call while the type name in
 // "int foo(x)" makes a declaration.
-func exprKeyword(word string) bool {
+func ExprKeyword(word string) bool {
 	switch word {
 	case "return", "else", "do", "case", "sizeof", "goto", "typeof", "__typeof__", "__typeof",
 		"_Alignof", "alignof", "defined", "__extension__":

@@ -18,7 +18,7 @@ type streamPos struct {
 // isWrapper reports whether id holds statements of the enclosing block
 // among other children: a case, an #if branch, or a stretch the parser
 // could not read (whose statements follow one another all the same).
-func (k *errKinds) isWrapper(id uint16) bool {
+func (k *nodeKinds) isWrapper(id uint16) bool {
 	switch id {
 	case k.caseStmt, k.ppIf, k.ppIfdef, k.ppElse, k.ppElif, k.ppElifdef, k.errorNode:
 		return true
@@ -29,7 +29,7 @@ func (k *errKinds) isWrapper(id uint16) bool {
 // isStreamItem reports whether child ch of a block, case or #if branch is
 // one of its statements (not a comment, directive, case value or #if
 // condition).
-func (k *errKinds) isStreamItem(ch *ts.Node, field uint16) bool {
+func (k *nodeKinds) isStreamItem(ch *ts.Node, field uint16) bool {
 	if !ch.IsNamed() || field == k.fCondition || field == k.fValue || field == k.fName {
 		return false
 	}

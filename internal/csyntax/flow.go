@@ -115,49 +115,10 @@ type flowFunc struct {
 	opt, pes bool
 }
 
-// flowKinds are the node kind ids the flow builder compares.
-type flowKinds struct {
-	compound, exprStmt, ifStmt, whileStmt, doStmt, forStmt, switchStmt, caseStmt,
-	labeled, returnStmt, gotoStmt, breakStmt, continueStmt, declaration, errorNode,
-	ppIf, ppIfdef, ppElse, ppElif, ppElifdef, comment, attributed,
-	call, identifier, binary, conditional, sizeOf, alignOf, offsetOf, paren,
-	number, trueLit, unary, fnDef, fnDecl, ptrDecl, parenDecl, attrDecl,
-	assign, update, initDecl, pointerExpr uint16
-	// Field ids.
-	fBody, fCondition, fConsequence, fAlternative, fInitializer, fValue, fLabel,
-	fFunction, fArguments, fOperator, fLeft, fRight, fArgument, fDeclarator, fParameters, fUpdate uint16
-}
-
-func newFlowKinds(lang *ts.Language) *flowKinds {
-	id := func(kind string) uint16 { return lang.IdForNodeKind(kind, true) }
-	field := lang.FieldIdForName
-	return &flowKinds{
-		compound: id("compound_statement"), exprStmt: id("expression_statement"), ifStmt: id("if_statement"),
-		whileStmt: id("while_statement"), doStmt: id("do_statement"), forStmt: id("for_statement"),
-		switchStmt: id("switch_statement"), caseStmt: id("case_statement"), labeled: id("labeled_statement"),
-		returnStmt: id("return_statement"), gotoStmt: id("goto_statement"), breakStmt: id("break_statement"),
-		continueStmt: id("continue_statement"), declaration: id("declaration"), errorNode: id("ERROR"),
-		ppIf: id("preproc_if"), ppIfdef: id("preproc_ifdef"), ppElse: id("preproc_else"), ppElif: id("preproc_elif"),
-		ppElifdef: id("preproc_elifdef"), comment: id("comment"), attributed: id("attributed_statement"),
-		call: id("call_expression"), identifier: id("identifier"), binary: id("binary_expression"),
-		conditional: id("conditional_expression"), sizeOf: id("sizeof_expression"), alignOf: id("alignof_expression"),
-		offsetOf: id("offsetof_expression"), paren: id("parenthesized_expression"), number: id("number_literal"),
-		trueLit: id("true"), unary: id("unary_expression"), fnDef: id("function_definition"),
-		fnDecl: id("function_declarator"), ptrDecl: id("pointer_declarator"), parenDecl: id("parenthesized_declarator"),
-		attrDecl: id("attributed_declarator"), assign: id("assignment_expression"), update: id("update_expression"),
-		initDecl: id("init_declarator"), pointerExpr: id("pointer_expression"),
-		fBody: field("body"), fCondition: field("condition"), fConsequence: field("consequence"),
-		fAlternative: field("alternative"), fInitializer: field("initializer"), fValue: field("value"),
-		fLabel: field("label"), fFunction: field("function"), fArguments: field("arguments"),
-		fOperator: field("operator"), fLeft: field("left"), fRight: field("right"), fArgument: field("argument"),
-		fDeclarator: field("declarator"), fParameters: field("parameters"), fUpdate: field("update"),
-	}
-}
-
 // flowBuilder builds the flow trees of one file.
 type flowBuilder struct {
 	f       *File
-	k       *flowKinds
+	k       *nodeKinds
 	globals map[string]bool // file-scope variables, whose uses calls records
 	asms    []Asm           // the file's inline assembly, in source order
 	fn      *flowFunc       // the function being built

@@ -245,7 +245,7 @@ func (f *File) buildFlow(calls *HaltingCalls) *flowTable {
 	}
 	cur := f.tree.Walk()
 	defer cur.Close()
-	b := &flowBuilder{f: f, k: newFlowKinds(f.lang), cur: cur, globals: t.globals, asms: f.Asms()}
+	b := &flowBuilder{f: f, k: newNodeKinds(f.lang), cur: cur, globals: t.globals, asms: f.Asms()}
 	t.scan(b, f.tree.RootNode(), byEnd)
 	for _, fn := range t.funcs {
 		if fn.noreturn {

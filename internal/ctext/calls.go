@@ -1,16 +1,6 @@
 package ctext
 
-// callKeyword reports whether an identifier before a call is a keyword
-// that introduces an expression (so "return foo(x)" is a call, while the
-// type name in "int foo(x)" makes a declaration).
-func callKeyword(name string) bool {
-	switch name {
-	case "return", "else", "do", "case", "sizeof", "goto", "typeof", "__typeof__", "__typeof",
-		"_Alignof", "alignof", "defined", "__extension__":
-		return true
-	}
-	return false
-}
+import "github.com/embedeval/embedeval-go/internal/csyntax"
 
 // callSite is a call of a name located in the token stream.
 type callSite struct {
@@ -64,7 +54,7 @@ func (s *Source) isDeclarationCall(first, paren int) bool {
 	for k >= 0 && s.is(k, "*") {
 		k--
 	}
-	return s.isIdentTok(k) && !callKeyword(s.text(k))
+	return s.isIdentTok(k) && !csyntax.ExprKeyword(s.text(k))
 }
 
 // CallSites returns the call sites of name in code, in source order,

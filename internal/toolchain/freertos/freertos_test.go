@@ -2,8 +2,6 @@ package freertos
 
 import (
 	"context"
-	"crypto/sha256"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,10 +183,10 @@ func TestRealKernelBuildsAndRunsThroughTheCache(t *testing.T) {
 		require.Equal(t, result.StatusPassed, run.Status, "%s %v", run.Reason, run.Error)
 		require.NoError(t, art.Close())
 		if i == 0 {
-			before = cacheFiles(t, cache.Dir())
+			before = tt.TreeDigest(t, cache.Dir())
 		}
 	}
-	require.Equal(t, before, cacheFiles(t, cache.Dir()), "a build and a run leave the cache as they found it")
+	require.Equal(t, before, tt.TreeDigest(t, cache.Dir()), "a build and a run leave the cache as they found it")
 	st, err := cache.Stats()
 	require.NoError(t, err)
 	require.Equal(t, 1, st.Entries)
@@ -208,19 +206,6 @@ func TestRealKernelLinkFailsOnWhatTheConfigurationLeavesOut(t *testing.T) {
 	require.Nil(t, art)
 	require.Equal(t, result.StatusFailed, lr.Status, "%v", lr.Error)
 	require.Contains(t, lr.Reason, "undefined reference to `xQueueCreateCountingSemaphore'")
-}
-
-// cacheFiles lists the regular files under dir with mode, size and digest.
-func cacheFiles(t testing.TB, dir string) []string {
-	var out []string
-	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		require.NoError(t, err)
-		if info.Mode().IsRegular() {
-			out = append(out, fmt.Sprintf("%s %v %d %x", p, info.Mode(), info.Size(), sha256.Sum256([]byte(read(t, p)))))
-		}
-		return nil
-	}))
-	return out
 }
 
 // buildFirmware compiles testdata/firmware/uart.c for the mps2-an385 with

@@ -2,8 +2,6 @@ package stm32hal
 
 import (
 	"context"
-	"crypto/sha256"
-	"fmt"
 	tt "github.com/embedeval/embedeval-go/internal/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
@@ -172,7 +170,7 @@ func TestRealHALCacheIsOutOfTheAnswersReach(t *testing.T) {
 	b, cache := realBackend(t)
 	ref := read(t, c.ReferencePath)
 	require.Equal(t, result.StatusPassed, build(t, b, realRequest(t, c, ref)).Status)
-	before := files(t, cache.Dir())
+	before := tt.TreeDigest(t, cache.Dir())
 	objs, err := filepath.Glob(filepath.Join(cache.Dir(), "*", "stm32f4xx_hal.o"))
 	require.NoError(t, err)
 	require.Len(t, objs, 1)
@@ -180,22 +178,8 @@ func TestRealHALCacheIsOutOfTheAnswersReach(t *testing.T) {
 	lr := build(t, b, realRequest(t, c, hostile))
 	require.Equal(t, result.StatusFailed, lr.Status, "the cache is not visible in the jail")
 	require.Contains(t, lr.Reason, "file not found")
-	require.Equal(t, before, files(t, cache.Dir()))
+	require.Equal(t, before, tt.TreeDigest(t, cache.Dir()))
 	require.Equal(t, result.StatusPassed, build(t, b, realRequest(t, c, ref)).Status)
-}
-
-// files lists the regular files under dir with their mode, size and content
-// (entry directories are touched on use, which is their LRU clock).
-func files(t testing.TB, dir string) []string {
-	var out []string
-	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		require.NoError(t, err)
-		if info.Mode().IsRegular() {
-			out = append(out, fmt.Sprintf("%s %v %d %x", p, info.Mode(), info.Size(), sha256.Sum256([]byte(read(t, p)))))
-		}
-		return nil
-	}))
-	return out
 }
 
 func TestEnabledModulesAndSources(t *testing.T) {

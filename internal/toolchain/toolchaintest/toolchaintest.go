@@ -6,7 +6,9 @@ package toolchaintest
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -43,6 +45,22 @@ func Read(t testing.TB, path string) string {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(data)
+}
+
+// TreeDigest lists the regular files under dir, each as "path mode size
+// sha256", in walk order: two calls compare equal when nothing under dir
+// changed (a build cache left as a build found it).
+func TreeDigest(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		require.NoError(t, err)
+		if info.Mode().IsRegular() {
+			out = append(out, fmt.Sprintf("%s %v %d %x", p, info.Mode(), info.Size(), sha256.Sum256([]byte(Read(t, p)))))
+		}
+		return nil
+	}))
+	return out
 }
 
 // Write writes a file.
