@@ -58,7 +58,21 @@ type Case struct {
 	RejectPaths []string
 	// Hash is the content hash of every file in the case directory.
 	Hash string
+	// SDKInferred is set when metadata.yaml has no sdk field and Meta.SDK was
+	// taken from the platform (the flat layout only: SDKForPlatform).
+	SDKInferred bool
+	// Notes are remarks about how the case was read (the sdk taken from the
+	// platform), copied into the notes of every result of the case.
+	Notes []string
 }
+
+// LegacyRules reports whether the case is judged by the Python
+// implementation's rules, as a case of its flat layout (cases/<id>/) is: sdk
+// may be absent (taken from the platform), and this project's stricter
+// rules — the id starts with its category, check names are unique across
+// the static and behaviour modules, the scope audit of check files — are
+// warnings, not errors. Cases in the SDK layout keep this project's rules.
+func (e Entry) LegacyRules() bool { return e.Layout == LayoutFlat }
 
 // ID returns the case id.
 func (c *Case) ID() string { return c.Meta.ID }
@@ -143,9 +157,18 @@ func Load(e Entry) (*Case, []diag.Problem) {
 	if err != nil {
 		problems = append(problems, diag.Errorf(metaPath, 0, 0, metadataRule, "cannot read metadata: %v", unwrapPathError(err)))
 	} else {
-		meta, ps := DecodeMetadata(metaPath, data)
+		var meta Metadata
+		var ps []diag.Problem
+		if e.LegacyRules() {
+			meta, ps, c.SDKInferred = DecodeLegacyMetadata(metaPath, data)
+		} else {
+			meta, ps = DecodeMetadata(metaPath, data)
+		}
 		c.Meta = meta
 		problems = append(problems, ps...)
+		if c.SDKInferred {
+			c.Notes = append(c.Notes, fmt.Sprintf("sdk %q inferred from platform %q (metadata.yaml has no sdk field)", meta.SDK, meta.Platform))
+		}
 		if meta.ID != "" && meta.ID != e.Name {
 			problems = append(problems, diag.Errorf(metaPath, idLine(data), 0, metadataRule, "id %q does not match the directory name %q", meta.ID, e.Name))
 		}

@@ -136,3 +136,30 @@ func TestFilter(t *testing.T) {
 	require.EqualError(t, Filter{Categories: []string{"gpio"}}.Validate(), `--category: "gpio" is not one of [adc ble boot device-tree dma gpio-basic isr-concurrency kconfig linux-driver linux-userspace memory-opt networking ota power-mgmt pwm security sensor-driver spi-i2c storage threading timer uart watchdog yocto]`)
 	require.EqualError(t, Filter{AfterDate: "2026-13-01"}.Validate(), `--after-date: "2026-13-01" is not an ISO date (YYYY-MM-DD)`)
 }
+
+// TestFlatLayoutWithoutSDK: a flat-layout case may omit sdk (taken from its
+// platform, with a note); a case in an sdk bucket may not.
+func TestFlatLayoutWithoutSDK(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for k, v := range caseFiles("isr-concurrency-001", "isr-concurrency-001", "zephyr") {
+		files[k] = v
+	}
+	for k, v := range caseFiles("zephyr/isr-concurrency-002", "isr-concurrency-002", "zephyr") {
+		files[k] = v
+	}
+	for _, dir := range []string{"isr-concurrency-001", "zephyr/isr-concurrency-002"} {
+		files[dir+"/metadata.yaml"] = strings.Replace(files[dir+"/metadata.yaml"], "sdk: \"zephyr\"\n", "", 1)
+	}
+	writeTree(t, root, files)
+	corpus := LoadCorpus(root, "")
+	require.Len(t, corpus.Cases, 1)
+	c := corpus.Cases[0]
+	require.Equal(t, "isr-concurrency-001", c.ID())
+	require.True(t, c.LegacyRules())
+	require.True(t, c.SDKInferred)
+	require.Equal(t, "zephyr", c.Meta.SDK)
+	require.Equal(t, []string{`sdk "zephyr" inferred from platform "native_sim" (metadata.yaml has no sdk field)`}, c.Notes)
+	broken := corpus.Broken[filepath.Join(root, "zephyr", "isr-concurrency-002")]
+	require.Equal(t, []string{filepath.Join(root, "zephyr", "isr-concurrency-002", "metadata.yaml") + `:1:1: missing required field "sdk" [metadata]`}, problemStrings(broken))
+}

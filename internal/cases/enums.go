@@ -28,6 +28,26 @@ func SDKs() []string {
 	return []string{"zephyr", "embedded-linux", "freertos", "esp-idf", "stm32-hal", "baremetal"}
 }
 
+// SDKForPlatform returns the SDK a case of the Python implementation's flat
+// layout, whose metadata has no sdk field, belongs to, by its platform (the
+// grouping of that implementation's EvalPlatform; docs/CASE-FORMAT.md has the
+// table), or "" for a platform not in the table.
+func SDKForPlatform(platform string) string {
+	switch platform {
+	case "native_sim", "qemu_arm", "babblesim":
+		return "zephyr"
+	case "qemu_freertos":
+		return "freertos"
+	case "esp_idf":
+		return "esp-idf"
+	case "stm32_hal":
+		return "stm32-hal"
+	case "docker_only", "qemu_linux", "yocto_build":
+		return "embedded-linux"
+	}
+	return ""
+}
+
 // Difficulties lists the difficulty levels.
 func Difficulties() []string { return []string{"easy", "medium", "hard"} }
 

@@ -91,7 +91,23 @@ func metadataFields() []fieldSpec {
 // only meaningful when no error-severity problem is returned. Defaults of the
 // contract are applied: visibility public, tier core.
 func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
+	m, problems, _ := decodeMetadata(file, data, false)
+	return m, problems
+}
+
+// DecodeLegacyMetadata decodes the metadata.yaml of a case in the flat layout,
+// as the Python implementation writes it, by that implementation's rules:
+// the same closed schema, except that sdk may be absent — it is then taken
+// from the platform (SDKForPlatform) and inferred is true — and that an id
+// not starting with its category is a warning, not an error.
+func DecodeLegacyMetadata(file string, data []byte) (m Metadata, problems []diag.Problem, inferred bool) {
+	return decodeMetadata(file, data, true)
+}
+
+// decodeMetadata is DecodeMetadata, or DecodeLegacyMetadata when legacy is set.
+func decodeMetadata(file string, data []byte, legacy bool) (Metadata, []diag.Problem, bool) {
 	var m Metadata
+	inferred := false
 	var problems []diag.Problem
 	bad := func(line, col int, format string, args ...any) {
 		problems = append(problems, diag.Errorf(file, line, col, metadataRule, format, args...))
@@ -102,10 +118,10 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 		line, msg := yamlErrorLine(err)
 		if msg == "EOF" {
 			bad(0, 0, "empty file: expected a mapping of metadata fields")
-			return m, problems
+			return m, problems, inferred
 		}
 		bad(line, 0, "invalid YAML: %s", msg)
-		return m, problems
+		return m, problems, inferred
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		n := &doc
@@ -113,7 +129,7 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 			n = doc.Content[0]
 		}
 		bad(n.Line, n.Column, "expected a mapping of metadata fields, found %s", nodeKindName(n))
-		return m, problems
+		return m, problems, inferred
 	}
 	root := doc.Content[0]
 	specs := metadataFields()
@@ -147,7 +163,7 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 	}
 	for _, s := range specs {
 		if s.required {
-			if _, ok := seen[s.name]; !ok {
+			if _, ok := seen[s.name]; !ok && !(legacy && s.name == "sdk") {
 				bad(root.Line, root.Column, "missing required field %q", s.name)
 			}
 		}
@@ -180,6 +196,15 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 	}
 	m.Platform = str("platform")
 	m.SDK = str("sdk")
+	if _, given := seen["sdk"]; legacy && !given {
+		if sdk := SDKForPlatform(m.Platform); sdk != "" {
+			m.SDK, inferred = sdk, true
+		} else if _, ok := values["platform"]; ok {
+			bad(root.Line, root.Column, "missing field \"sdk\", and platform %q names no SDK to take it from", m.Platform)
+		} else {
+			bad(root.Line, root.Column, "missing field \"sdk\", and no valid platform to take it from")
+		}
+	}
 	if v, ok := values["estimated_tokens"]; ok {
 		m.EstimatedTokens, _ = strconv.Atoi(v.Value)
 	}
@@ -205,7 +230,12 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 		bad(v.Line, v.Column, "id %q does not have the form <category>-<NNN> (three digits)", m.ID)
 	} else if ok && m.Category != "" {
 		if sub := caseIDPattern.FindStringSubmatch(m.ID); sub != nil && sub[1] != m.Category {
-			bad(v.Line, v.Column, "id %q does not start with its category %q", m.ID, m.Category)
+			if legacy {
+				problems = append(problems, diag.Warnf(file, v.Line, v.Column, metadataRule,
+					"id %q does not start with its category %q (this project's rule; the Python implementation's flat layout allows it)", m.ID, m.Category))
+			} else {
+				bad(v.Line, v.Column, "id %q does not start with its category %q", m.ID, m.Category)
+			}
 		}
 	}
 	if v, ok := values["created_date"]; ok {
@@ -221,7 +251,7 @@ func DecodeMetadata(file string, data []byte) (Metadata, []diag.Problem) {
 			bad(v.Line, v.Column, "field %q must not be empty", name)
 		}
 	}
-	return m, problems
+	return m, problems, inferred
 }
 
 func checkFieldValue(file string, s fieldSpec, v *yaml.Node) (diag.Problem, bool) {

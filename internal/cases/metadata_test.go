@@ -99,3 +99,47 @@ func FuzzDecodeMetadata(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeLegacyMetadata(t *testing.T) {
+	noSDK := strings.Replace(goodMeta, "sdk: \"zephyr\"\n", "", 1)
+	_, ps := DecodeMetadata("m.yaml", []byte(noSDK))
+	require.Equal(t, []string{`m.yaml:1:1: missing required field "sdk" [metadata]`}, problemStrings(ps), "this project's layout requires sdk")
+
+	m, ps, inferred := DecodeLegacyMetadata("m.yaml", []byte(noSDK))
+	require.Empty(t, ps)
+	require.True(t, inferred)
+	require.Equal(t, "zephyr", m.SDK)
+
+	m, ps, inferred = DecodeLegacyMetadata("m.yaml", []byte(goodMeta))
+	require.Empty(t, ps)
+	require.False(t, inferred, "a given sdk is kept")
+	require.Equal(t, "zephyr", m.SDK)
+
+	m, ps, _ = DecodeLegacyMetadata("m.yaml", []byte(strings.Replace(noSDK, `platform: "native_sim"`, `platform: "stm32_hal"`, 1)))
+	require.Empty(t, ps)
+	require.Equal(t, "stm32-hal", m.SDK)
+
+	_, ps, _ = DecodeLegacyMetadata("m.yaml", []byte(strings.Replace(noSDK, `platform: "native_sim"`, `platform: "arduino"`, 1)))
+	require.Equal(t, []string{
+		`m.yaml:7:11: field "platform": "arduino" is not one of babblesim, docker_only, esp_idf, native_sim, qemu_arm, qemu_freertos, qemu_linux, stm32_hal, yocto_build [metadata]`,
+		`m.yaml:1:1: missing field "sdk", and no valid platform to take it from [metadata]`,
+	}, problemStrings(ps))
+
+	prefixed := strings.Replace(noSDK, `id: "isr-concurrency-008"`, `id: "stm32-uart-001"`, 1)
+	_, ps, _ = DecodeLegacyMetadata("m.yaml", []byte(prefixed))
+	require.Equal(t, []string{`m.yaml:1:5: warning: id "stm32-uart-001" does not start with its category "isr-concurrency" (this project's rule; the Python implementation's flat layout allows it) [metadata]`}, problemStrings(ps))
+	require.False(t, diag.HasErrors(ps))
+}
+
+func TestSDKForPlatform(t *testing.T) {
+	for _, p := range Platforms() {
+		sdk := SDKForPlatform(p)
+		require.Contains(t, SDKs(), sdk, "platform %s maps to an SDK", p)
+	}
+	require.Equal(t, "embedded-linux", SDKForPlatform("docker_only"))
+	require.Equal(t, "embedded-linux", SDKForPlatform("yocto_build"))
+	require.Equal(t, "freertos", SDKForPlatform("qemu_freertos"))
+	require.Equal(t, "esp-idf", SDKForPlatform("esp_idf"))
+	require.Equal(t, "zephyr", SDKForPlatform("qemu_arm"))
+	require.Empty(t, SDKForPlatform("arduino"))
+}

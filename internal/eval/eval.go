@@ -82,6 +82,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 	start := time.Now()
 	res := result.EvalResult{CaseID: cc.Case.Meta.ID, Model: subj.Model, Attempt: subj.Attempt}
 	code, res.Notes = sanitize(code)
+	res.Notes = append(res.Notes, cc.Case.Notes...)
 	res.GeneratedCode = code
 	halted := ""
 	var staticNames, behaviorNames map[string]bool
@@ -133,8 +134,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 			case result.LayerHeuristic:
 				e.runChecks(ctx, s, cc.Behavior, code, &lr)
 				behaviorNames = nameSet(lr.Details)
+				// A name in both files is refused in this project's layout;
+				// in the flat layout the Python implementation keeps the two
+				// records apart (one per layer) and L4 pools them (verdicts).
 				for _, d := range lr.Details {
-					if staticNames[d.CheckName] && lr.Status != result.StatusError {
+					if staticNames[d.CheckName] && lr.Status != result.StatusError && !cc.Case.LegacyRules() {
 						lr.Status = result.StatusError
 						p := diag.Errorf(cc.Behavior.Path, 0, 0, "check-shape", "check_name %q is also returned by %s; check names must be unique in a case", d.CheckName, cc.Static.Path)
 						lr.Error, lr.Problem = result.Ptr(p.String()), &p
@@ -308,14 +312,13 @@ type CheckOwners struct {
 func (o CheckOwners) modules(cc *CaseChecks, neg *checks.Negative) []*checks.CheckModule {
 	needStatic, needBehavior := false, false
 	for _, label := range append(append([]string{}, neg.MustFail...), neg.ShouldFail...) {
-		switch {
-		case o.Static[label]:
-			needStatic = true
-		case o.Behavior[label]:
-			needBehavior = true
-		default:
+		inStatic, inBehavior := o.Static[label], o.Behavior[label]
+		if !inStatic && !inBehavior {
 			return []*checks.CheckModule{cc.Static, cc.Behavior}
 		}
+		// A name both files report (the flat layout allows it) needs both.
+		needStatic = needStatic || inStatic
+		needBehavior = needBehavior || inBehavior
 	}
 	var out []*checks.CheckModule
 	if needStatic {
@@ -416,14 +419,21 @@ func batchMutations(ctx context.Context, cc *CaseChecks, code string, owners Che
 // not a catch.
 func verdicts(neg *checks.Negative, details []result.CheckDetail) result.MutationResult {
 	mr := result.MutationResult{Name: neg.Name}
-	byName := map[string]result.CheckDetail{}
+	byName := map[string][]result.CheckDetail{}
 	for _, d := range details {
-		byName[d.CheckName] = d
+		byName[d.CheckName] = append(byName[d.CheckName], d)
 	}
+	// A name reported more than once (by both check files, which only the
+	// flat layout allows) catches the bug only when every report of it fails,
+	// as the Python implementation's L4 judges it.
 	verdict := func(name string) result.CheckVerdict {
-		d, found := byName[name]
-		return result.CheckVerdict{CheckName: name, Caught: found && d.Failed(), Missing: !found,
-			Inconclusive: found && d.Inconclusive}
+		ds := byName[name]
+		v := result.CheckVerdict{CheckName: name, Missing: len(ds) == 0, Caught: len(ds) > 0}
+		for _, d := range ds {
+			v.Caught = v.Caught && d.Failed()
+			v.Inconclusive = v.Inconclusive || d.Inconclusive
+		}
+		return v
 	}
 	for _, n := range neg.MustFail {
 		mr.MustFail = append(mr.MustFail, verdict(n))

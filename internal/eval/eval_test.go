@@ -171,6 +171,56 @@ func TestDuplicateCheckNamesAcrossFiles(t *testing.T) {
 	require.Equal(t, `behavior.star: check_name "kernel_header" is also returned by static.star; check names must be unique in a case [check-shape]`, *l3.Error)
 }
 
+// TestSharedCheckNamesInFlatLayout: a flat-layout case may report a name
+// from both check files, as the Python implementation allows. Each layer
+// keeps its record, and on a mutant the name catches the bug only when
+// every report of it fails (that implementation's L4 rule).
+func TestSharedCheckNamesInFlatLayout(t *testing.T) {
+	rt, cc := fixture(t, cases.Metadata{})
+	cc.Case.Layout = cases.LayoutFlat
+	cc.Case.Notes = []string{"sdk from platform"}
+	ctx := context.Background()
+	var err error
+	// L0 looks for the call; L3, under the same name, for K_MSEC periods.
+	cc.Static, err = rt.LoadChecks(ctx, "static.star", []byte(`
+def run_checks(code):
+    return [CheckDetail(check_name = "timer_started", passed = has_api_call(code, "k_timer_start"))]
+`))
+	require.NoError(t, err)
+	cc.Behavior, err = rt.LoadChecks(ctx, "behavior.star", []byte(`
+def run_checks(code):
+    return [CheckDetail(check_name = "timer_started", passed = "K_MSEC" in code)]
+`))
+	require.NoError(t, err)
+	cc.Negatives, err = rt.LoadNegatives(ctx, "negatives.star", []byte(`
+NEGATIVES = [
+    {"name": "never_started", "mutation": lambda code: code.replace("k_timer_start(&t, K_MSEC(1), K_MSEC(1));", ""), "must_fail": ["timer_started"]},
+    {"name": "renamed_call", "mutation": lambda code: code.replace("k_timer_start(", "k_timer_begin("), "must_fail": ["timer_started"]},
+    {"name": "usec_periods", "mutation": lambda code: code.replace("K_MSEC(1)", "K_USEC(1000)"), "must_fail": ["timer_started"]},
+]
+`))
+	require.NoError(t, err)
+	r := evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	require.Equal(t, result.StatusPassed, r.Status)
+	require.Equal(t, []string{"sdk from platform"}, r.Notes)
+	for _, n := range []int{result.LayerStatic, result.LayerHeuristic} {
+		l, _ := r.Layer(n)
+		require.Len(t, l.Details, 1, "L%d", n)
+		require.Equal(t, "timer_started", l.Details[0].CheckName)
+	}
+	l4, _ := r.Layer(result.LayerMutation)
+	require.Equal(t, result.StatusFailed, l4.Status)
+	require.Len(t, l4.Mutations, 3)
+	require.True(t, l4.Mutations[0].MustFail[0].Caught, "both reports fail: caught")
+	require.False(t, l4.Mutations[1].MustFail[0].Caught, "only the L0 report fails; both files ran, and the L3 one still passes")
+	require.False(t, l4.Mutations[2].MustFail[0].Caught, "only the L3 report fails")
+
+	// The same files in this project's layout are refused.
+	cc.Case.Layout = cases.LayoutSDK
+	r = evaluate(t, New(nil, AllLayers), cc, rt, goodCode)
+	require.Equal(t, result.StatusError, r.Status)
+}
+
 func TestHugeCode(t *testing.T) {
 	rt, cc := fixture(t, cases.Metadata{})
 	code := goodCode + strings.Repeat("/* padding */\n", 10<<20/14)

@@ -263,6 +263,7 @@ func (b *Bridge) MutateAll(ctx context.Context, negativesPath, code string, plan
 			MutationError *itemError                   `json:"mutation_error"`
 			ModuleError   *itemError                   `json:"module_error"`
 			Details       []map[string]json.RawMessage `json:"details"`
+			Sizes         []int                        `json:"sizes"`
 		} `json:"outcomes"`
 	}
 	// The time limit is per call of Python code: one mutation, one module run.
@@ -297,13 +298,43 @@ func (b *Bridge) MutateAll(ctx context.Context, negativesPath, code string, plan
 			e := o.ModuleError
 			out[i].ModuleErr = &diag.AsError{Problem: diag.Errorf(cmpOr(written[e.Path], e.Path), e.Line, 0, kindRule(e.Kind), "%s", e.Message)}
 		default:
-			details, err := toDetails(o.Details)
+			details, err := moduleDetails(o.Details, o.Sizes)
 			if err != nil {
 				out[i].ModuleErr = &diag.AsError{Problem: diag.Errorf(negativesPath, 0, 0, "check-shape", "run_checks returned %v", err)}
 				continue
 			}
 			out[i].Details = details
 		}
+	}
+	return out, nil
+}
+
+// moduleDetails converts the records of a mutant's modules, concatenated,
+// module by module (sizes gives each module's count): names must be unique
+// within one module, while the two modules of a flat-layout case may share
+// a name. Without sizes, or when they do not add up, the records are one
+// module's.
+func moduleDetails(items []map[string]json.RawMessage, sizes []int) ([]result.CheckDetail, error) {
+	total := 0
+	for _, n := range sizes {
+		if n < 0 {
+			total = -1
+			break
+		}
+		total += n
+	}
+	if total != len(items) {
+		sizes = []int{len(items)}
+	}
+	var out []result.CheckDetail
+	start := 0
+	for _, n := range sizes {
+		ds, err := toDetails(items[start : start+n])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ds...)
+		start += n
 	}
 	return out, nil
 }

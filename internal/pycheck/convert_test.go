@@ -36,3 +36,20 @@ func TestAdditiveFields(t *testing.T) {
 	_, err = toDetail(fieldsOf(t, `{"check_name":"period","passed":true,"requirement":3}`))
 	require.EqualError(t, err, `check "period": requirement must be a string, got 3`)
 }
+
+// TestModuleDetails: the records of a mutant's modules are checked module
+// by module, so the two modules of a flat-layout case may share a name, while
+// one module may not report a name twice.
+func TestModuleDetails(t *testing.T) {
+	a := fieldsOf(t, `{"check_name":"timer_started","passed":true}`)
+	b := fieldsOf(t, `{"check_name":"period","passed":false}`)
+	ds, err := moduleDetails([]map[string]json.RawMessage{a, a, b}, []int{1, 2})
+	require.NoError(t, err)
+	require.Len(t, ds, 3)
+	_, err = moduleDetails([]map[string]json.RawMessage{a, a, b}, []int{2, 1})
+	require.ErrorContains(t, err, `check_name "timer_started" twice`)
+	_, err = moduleDetails([]map[string]json.RawMessage{a, a}, nil)
+	require.ErrorContains(t, err, "twice", "without sizes the records are one module's")
+	_, err = moduleDetails([]map[string]json.RawMessage{a, a}, []int{-1, 3})
+	require.ErrorContains(t, err, "twice", "sizes that do not add up are ignored")
+}

@@ -210,14 +210,17 @@ def op_mutate_all(req):
         if mutant == code:
             item["unchanged"] = True
             continue
-        details = []
+        details, sizes = [], []
         for module in plan["modules"]:
             try:
-                details.extend(op_run_checks({"path": module, "code": mutant})["details"])
+                got = op_run_checks({"path": module, "code": mutant})["details"]
             except CheckError as exc:
                 item["module_error"] = dict(_error_fields(exc), path=module)
                 break
+            details.extend(got)
+            sizes.append(len(got))
         item["details"] = details
+        item["sizes"] = sizes  # records per module: names are unique within one
     return {"outcomes": out}
 
 

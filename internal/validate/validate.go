@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
@@ -245,20 +246,29 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	}
 	cc, ps := eval.LoadCaseChecks(ctx, rt, c)
 	cr.Problems = append(cr.Problems, ps...)
+	if c.SDKInferred {
+		cr.Problems = append(cr.Problems, diag.Warnf(filepath.Join(c.Dir, "metadata.yaml"), 1, 1, "metadata",
+			"no sdk field: sdk %q taken from platform %q (the field is required in this project's layout)", c.Meta.SDK, c.Meta.Platform))
+	}
 	for _, m := range []*checks.CheckModule{cc.Static, cc.Behavior} {
+		var found []diag.Problem
 		switch {
 		case m == nil:
 		case checks.IsForeignFile(m.Path):
 			if bridge != nil {
-				found, err := bridge.Audit(ctx, m.Path)
+				var err error
+				found, err = bridge.Audit(ctx, m.Path)
 				if err != nil {
 					cr.Problems = append(cr.Problems, diag.Errorf(m.Path, 0, 0, checks.AuditRule, "scope audit failed: %v", err))
 				}
-				cr.Problems = append(cr.Problems, found...)
 			}
 		default:
-			cr.Problems = append(cr.Problems, checks.AuditScope(m.Path, m.Source)...)
+			found = checks.AuditScope(m.Path, m.Source)
 		}
+		if c.LegacyRules() && m != nil && checks.IsForeignFile(m.Path) {
+			found = legacyAudit(found)
+		}
+		cr.Problems = append(cr.Problems, found...)
 	}
 	if diag.HasErrors(ps) {
 		return cr
@@ -272,6 +282,9 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	res := ev.Evaluate(ctx, s, cc, ref, eval.Subject{Model: "reference"})
 	cr.Layers = summarizeLayers(res)
 	cr.Problems = append(cr.Problems, layerProblems(c.ReferencePath, "reference", res)...)
+	if c.LegacyRules() {
+		cr.Problems = append(cr.Problems, sharedNames(cc, res)...)
+	}
 	refChecks := map[string]bool{}
 	records := checkRecords(cc, res)
 	for _, r := range records {
@@ -558,6 +571,68 @@ func migrationProblems(path string, live map[string]bool) []diag.Problem {
 		}
 		if !live[to] {
 			ps = append(ps, diag.Errorf(path, r.Line, 0, "migrations", "rename %q -> %q: no check reports %q", r.From, r.To, r.To))
+		}
+	}
+	return ps
+}
+
+// maxAuditLines bounds the lines one legacy scope-audit warning lists.
+const maxAuditLines = 20
+
+// legacyAudit folds the scope-audit errors of one check file of a flat-layout
+// case into one warning: the raw substring tests the Python implementation's
+// format allows, with the lines to change when migrating to this project's
+// layout. Other problems pass through.
+func legacyAudit(found []diag.Problem) []diag.Problem {
+	var out, audit []diag.Problem
+	for _, p := range found {
+		if p.Rule == checks.AuditRule && p.Severity == diag.Error {
+			audit = append(audit, p)
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(audit) == 0 {
+		return out
+	}
+	var lines []string
+	for _, p := range audit {
+		l := strconv.Itoa(p.Line)
+		if len(lines) == 0 || lines[len(lines)-1] != l {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > maxAuditLines {
+		lines = append(lines[:maxAuditLines], "...")
+	}
+	first := audit[0]
+	return append(out, diag.Warnf(first.File, first.Line, first.Col, checks.AuditRule,
+		"%d raw substring test(s) on the code argument, on line(s) %s: an error in this project's layout (use scoped_contains), allowed in the Python implementation's flat layout",
+		len(audit), strings.Join(lines, ", ")))
+}
+
+// sharedNames warns about check names both check files of a flat-layout
+// case report on the reference: the Python implementation keeps the two
+// records apart (one per layer) and so does the evaluator for that layout,
+// but this project's layout requires names unique in a case.
+func sharedNames(cc *eval.CaseChecks, res result.EvalResult) []diag.Problem {
+	l0, ok0 := res.Layer(result.LayerStatic)
+	l3, ok3 := res.Layer(result.LayerHeuristic)
+	if !ok0 || !ok3 || cc.Behavior == nil || cc.Static == nil {
+		return nil
+	}
+	static := map[string]bool{}
+	for _, d := range l0.Details {
+		static[d.CheckName] = true
+	}
+	var ps []diag.Problem
+	seen := map[string]bool{}
+	for _, d := range l3.Details {
+		if static[d.CheckName] && !seen[d.CheckName] {
+			seen[d.CheckName] = true
+			ps = append(ps, diag.Warnf(cc.Behavior.Path, 0, 0, "check-shape",
+				"check_name %q is also reported by %s: kept apart per layer in the Python implementation's flat layout, an error in this project's layout (names unique in a case)",
+				d.CheckName, filepath.Base(cc.Static.Path)))
 		}
 	}
 	return ps

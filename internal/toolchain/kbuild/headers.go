@@ -81,6 +81,35 @@ func PackageFor(want Version, arch string) string {
 	return ""
 }
 
+// Break is an incompatible change of the in-kernel API that modules use:
+// code written for a series older than Since can fail to build against
+// headers of Since or newer, so such headers do not stand in for the
+// case's own series.
+type Break struct {
+	Since Version
+	What  string
+}
+
+// APIBreaks lists the known breaks, oldest first. It is not exhaustive:
+// it holds the changes that the cases this project runs hit (docs/TOOLCHAINS.md).
+func APIBreaks() []Break {
+	return []Break{
+		{Since: Version{6, 4}, What: "class_create() lost its owner argument"},
+		{Since: Version{6, 11}, What: "platform_driver.remove returns void"},
+	}
+}
+
+// breakBetween returns the first break newer than want and not newer than
+// have, if any.
+func breakBetween(want, have Version) (Break, bool) {
+	for _, b := range APIBreaks() {
+		if b.Since.Compare(want) > 0 && b.Since.Compare(have) <= 0 {
+			return b, true
+		}
+	}
+	return Break{}, false
+}
+
 // Headers is one kernel build directory found on this machine.
 type Headers struct {
 	// Dir is the directory make -C is given.
@@ -102,7 +131,8 @@ func (h Headers) String() string {
 	return v + " (" + h.Dir + ")"
 }
 
-// MissingError says that no installed headers are as new as a case needs.
+// MissingError says that no installed headers are as new as a case needs,
+// or that the nearest newer ones are past an API break (Break set).
 type MissingError struct {
 	// Want is the case's kernel series.
 	Want Version
@@ -110,6 +140,9 @@ type MissingError struct {
 	Found []Headers
 	// Package is the Debian 12 package that would provide them, or "".
 	Package string
+	// Break, when set, is the API change between Want and the nearest newer
+	// installed series: headers from Want up to the series before it fit.
+	Break *Break
 }
 
 // Error reads "kernel headers >= 6.4 not installed (installed: 6.1 (...);
@@ -122,6 +155,16 @@ func (e *MissingError) Error() string {
 	inst := "none installed"
 	if len(found) > 0 {
 		inst = "installed: " + strings.Join(found, ", ")
+	}
+	if e.Break != nil {
+		span := e.Want.String() + " (or newer, before " + e.Break.Since.String() + ")"
+		if last := (Version{e.Break.Since.Major, e.Break.Since.Minor - 1}); e.Break.Since.Minor > 0 && last.Compare(e.Want) > 0 {
+			span = e.Want.String() + " to " + last.String()
+		} else if e.Break.Since.Minor > 0 {
+			span = e.Want.String()
+		}
+		return fmt.Sprintf("kernel headers %s not installed (newer headers do not build code for %s: %s in %s; %s; Debian 12 packages none of these)",
+			span, e.Want, e.Break.What, e.Break.Since, inst)
 	}
 	pkg := "Debian 12 packages no headers that new"
 	if e.Package != "" {
@@ -226,11 +269,14 @@ func (b *Backend) InstalledHeaders() ([]Headers, error) {
 
 // HeadersFor picks the headers a case is built against: the nearest
 // installed series not older than the case's sdk_version (6.1 for "6.1",
-// 6.12 for "6.4" when 6.1 and 6.12 are installed), the running kernel's
-// among equals, else the newest package of that series. A case whose
-// sdk_version is no kernel version gets the running kernel's headers, else
-// the newest. When nothing installed is new enough the error is a
-// *MissingError naming the Debian package to install. A configured
+// 6.12 for "6.11" when 6.1 and 6.12 are installed), the running kernel's
+// among equals, else the newest package of that series — unless a known
+// API break (APIBreaks) lies between the case's series and that one (a
+// "6.6" case is not built against 6.12: platform_driver.remove returns
+// void since 6.11). A case whose sdk_version is no kernel version gets the
+// running kernel's headers, else the newest. When nothing installed fits
+// the error is a *MissingError naming the Debian package to install, or
+// the break. A configured
 // directory or $KDIR whose version cannot be read is used as given.
 func (b *Backend) HeadersFor(c *cases.Case) (Headers, error) {
 	all, err := b.InstalledHeaders()
@@ -255,6 +301,9 @@ func (b *Backend) HeadersFor(c *cases.Case) (Headers, error) {
 		if h.Version.Compare(nearest) < 0 {
 			nearest = h.Version
 		}
+	}
+	if br, ok := breakBetween(want, nearest); ok {
+		return Headers{}, &MissingError{Want: want, Found: all, Break: &br}
 	}
 	var same []Headers
 	for _, h := range fit {

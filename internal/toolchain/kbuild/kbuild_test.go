@@ -257,11 +257,20 @@ func TestHeadersFor(t *testing.T) {
 	h, err = pickFor(both, "5.15")
 	require.NoError(t, err)
 	require.Equal(t, h61b, h.Dir)
-	for _, sdk := range []string{"6.4", "6.12", "6.12.5"} {
+	for _, sdk := range []string{"6.11", "6.12", "6.12.5"} {
 		h, err = pickFor(both, sdk)
 		require.NoError(t, err, sdk)
 		require.Equal(t, h612, h.Dir, "%s: read from version.h", sdk)
 	}
+	// Newer headers stand in only up to the next API break: a 6.6 module's
+	// int remove() does not build against 6.12, whatever the code is.
+	_, err = pickFor(both, "6.6")
+	require.EqualError(t, err, "kernel headers 6.6 to 6.10 not installed (newer headers do not build code for 6.6: platform_driver.remove returns void in 6.11; installed: 6.1 ("+h61a+"), 6.1 ("+h61b+"), 6.12 ("+h612+"); Debian 12 packages none of these)")
+	require.True(t, errMissing(err))
+	_, err = pickFor(both, "6.10")
+	require.ErrorContains(t, err, "kernel headers 6.10 not installed (newer headers do not build code for 6.10: ")
+	_, err = pickFor(both, "6.2")
+	require.ErrorContains(t, err, "kernel headers 6.2 to 6.3 not installed (newer headers do not build code for 6.2: class_create() lost its owner argument in 6.4;")
 	h, err = pickFor(both, "latest")
 	require.NoError(t, err)
 	require.Equal(t, h612, h.Dir, "no kernel series: the newest")
@@ -296,9 +305,11 @@ func TestHeadersFor(t *testing.T) {
 
 	// A configured directory replaces the search; if its series is known
 	// and too old, the case is not built against it.
-	h, err = pickFor(New(WithKDIR(h612)), "6.4")
+	h, err = pickFor(New(WithKDIR(h612)), "6.11")
 	require.NoError(t, err)
 	require.Equal(t, "configured", h.How)
+	_, err = pickFor(New(WithKDIR(h612)), "6.4")
+	require.ErrorContains(t, err, "kernel headers 6.4 to 6.10 not installed", "past an API break, a configured directory is refused too")
 	_, err = pickFor(New(WithKDIR(h61b)), "6.4")
 	require.EqualError(t, err, "kernel headers >= 6.4 not installed (installed: 6.1 ("+h61b+"); Debian package linux-headers-6.12-amd64)")
 	unknown := mkHeaders(t, root, "custom/kernel", true)
@@ -352,7 +363,7 @@ func TestClassCreateAcrossSeries(t *testing.T) {
 		status          result.Status
 		reason          string
 	}{
-		{name: "6.4 API against 6.12", sdk: "6.4", code: newAPI, status: result.StatusPassed},
+		{name: "6.4 API against 6.12", sdk: "6.11", code: newAPI, status: result.StatusPassed},
 		{name: "6.1 API against 6.1", sdk: "6.1", code: oldAPI, status: result.StatusPassed},
 		{name: "6.4 API against 6.1", sdk: "6.1", code: newAPI, status: result.StatusFailed, reason: `error: macro "class_create" requires 2 arguments, but only 1 given`},
 		{name: "6.1 API against 6.12", sdk: "6.12", code: oldAPI, status: result.StatusFailed, reason: "error: too many arguments to function 'class_create'"},
