@@ -1,6 +1,7 @@
 package csyntax
 
 import (
+	"sort"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -51,9 +52,26 @@ type callSite struct {
 func (j *errJudge) sites(name string) []callSite {
 	k := j.k
 	ident := isIdentifier(name)
+	// Where the name's text stands: a subtree that holds none of these
+	// offsets holds no call of it, and is not entered.
+	var at []int
+	for i := 0; ident; {
+		off := strings.Index(j.f.code[i:], name)
+		if off < 0 {
+			break
+		}
+		at = append(at, i+off)
+		i += off + len(name)
+	}
+	if ident && len(at) == 0 {
+		return nil
+	}
 	var out []callSite
 	j.walk(loc{*j.f.tree.RootNode()}, func(p loc) walkStep {
 		n := p.node()
+		if ident && !holdsOffset(at, int(n.StartByte()), int(n.EndByte())) {
+			return walkOver
+		}
 		if !ident {
 			if n.KindId() == k.call && collapse(j.f.text(field(n, k.fFunction))) == name {
 				out = append(out, callSite{expr: append(loc(nil), p...), name: *n})
@@ -76,6 +94,13 @@ func (j *errJudge) sites(name string) []callSite {
 		return walkOn
 	})
 	return out
+}
+
+// holdsOffset reports whether some offset of the sorted at lies in
+// [start, end).
+func holdsOffset(at []int, start, end int) bool {
+	i := sort.SearchInts(at, start)
+	return i < len(at) && at[i] < end
 }
 
 // siteOf classifies an occurrence of the judged name at p.
@@ -139,6 +164,7 @@ type walkStep uint8
 const (
 	walkOn   walkStep = iota // visit the node's children, then go on
 	walkStop                 // end the walk
+	walkOver                 // go on without visiting the node's children
 )
 
 // walk visits the subtree of from's node in source order, handing visit
