@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -118,9 +120,44 @@ func TestReportIsDeterministic(t *testing.T) {
 	require.Equal(t, first, read(), "the same results give byte-identical reports")
 	require.Contains(t, first[2], "| reference | 50.0% |", "one of the two cases fails for the reference (timer-019's reference fails L3)")
 
+	// The seed's run-level fields: the run's date from run.json, its model,
+	// and the results.
+	var summary struct {
+		RunTimestamp string `json:"run_timestamp"`
+		Model        string `json:"model"`
+		TotalResults int    `json:"total_results"`
+		Passed       int    `json:"passed"`
+		Failed       int    `json:"failed"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(first[0]), &summary))
+	man, err := os.ReadFile(filepath.Join(dir, "runs", "r1", "run.json"))
+	require.NoError(t, err)
+	var started struct {
+		StartedAt time.Time `json:"started_at"`
+	}
+	require.NoError(t, json.Unmarshal(man, &started))
+	require.Equal(t, started.StartedAt.UTC().Format(time.DateOnly), summary.RunTimestamp)
+	require.Equal(t, "reference", summary.Model)
+	require.Equal(t, 4, summary.TotalResults)
+	require.Equal(t, 2, summary.Passed)
+	require.Equal(t, 2, summary.Failed)
+
+	// Without --run-id: the latest run, named on stderr, same files.
 	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, errOut, "no --run-id: reporting the latest run, r1 (started ")
+	require.Equal(t, first, read())
+	code, _, errOut = runCLI(t, "run", "--cases", badCorpus, "--case", "timer-001", "--model", "reference", "--output-dir", dir, "--run-id", "r2")
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, errOut, "reporting the latest run, r2 (started ", "r2 started last (or in the same second, and sorts after r1)")
+	require.FileExists(t, filepath.Join(dir, "runs", "r2", "summary.json"))
+
+	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", t.TempDir())
 	require.Equal(t, ExitUsage, code)
-	require.Contains(t, errOut, "--run-id is required")
+	require.Contains(t, errOut, "no run to report under ")
+	require.Contains(t, errOut, "pass --run-id")
 }
 
 func TestAnalysisCommandsPoolEveryRun(t *testing.T) {

@@ -138,7 +138,7 @@ func solution(cmd *cobra.Command, c *cases.Case, args []string) (string, string,
 func writeEvaluation(w io.Writer, source string, r result.EvalResult) {
 	fmt.Fprintf(w, "%s on %s: %s\n", r.CaseID, source, strings.ToUpper(string(r.Status)))
 	for _, l := range r.Layers {
-		line := fmt.Sprintf("L%d %s: %s", l.Layer, l.Name, l.Status)
+		line := fmt.Sprintf("L%d %s: %s", l.Layer, result.LayerShortName(l.Layer), l.Status)
 		if l.Reason != "" {
 			line += " (" + l.Reason + ")"
 		}

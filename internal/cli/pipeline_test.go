@@ -96,6 +96,8 @@ func TestPipelineLocalEndToEnd(t *testing.T) {
 	scratch := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(scratch, "runs", runID), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(scratch, "runs", runID, "results.jsonl"), []byte(before[filepath.Join("runs", runID, "results.jsonl")]), 0o644))
+	// run.json gives summary.json its run_timestamp (the run's start).
+	require.NoError(t, os.WriteFile(filepath.Join(scratch, "runs", runID, "run.json"), []byte(before[filepath.Join("runs", runID, "run.json")]), 0o644))
 	code, out, errOut = runCLI(t, "report", "--cases", bundledCorpus, "--results", scratch, "--run-id", runID)
 	require.Equal(t, ExitOK, code, out+errOut)
 	for _, f := range []string{"summary.json", "per_check_metrics.json", "report.md"} {

@@ -49,11 +49,20 @@ func newReportCommand() *cobra.Command {
 CI, breakdowns, per-check statistics; errors kept out of every denominator) and
 writes runs/<run-id>/summary.json, runs/<run-id>/per_check_metrics.json,
 LEADERBOARD.md and LEADERBOARD_PER_CHECK.md. The same input gives byte-identical
-files. The case metadata (categories, tiers) comes from --cases.`,
+files. The case metadata (categories, tiers) comes from --cases. Without
+--run-id it reports the run that started last (by its run.json) and says which.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runID == "" {
-				return usageError(fmt.Errorf("--run-id is required"))
+				id, started, ok, err := publish.LatestRun(resultsDir)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return usageError(fmt.Errorf("no run to report under %s (none has run.json and results.jsonl); pass --run-id", filepath.Join(resultsDir, "runs")))
+				}
+				runID = id
+				fmt.Fprintf(cmd.ErrOrStderr(), "no --run-id: reporting the latest run, %s (started %s)\n", id, started.UTC().Format(time.RFC3339))
 			}
 			sel, _, err := loadSelected(cmd, &corpus)
 			if err != nil {
@@ -78,7 +87,7 @@ files. The case metadata (categories, tiers) comes from --cases.`,
 	}
 	corpus.register(cmd)
 	cmd.Flags().StringVar(&resultsDir, "results", "results", "the results directory (holds runs/<run-id>/)")
-	cmd.Flags().StringVar(&runID, "run-id", "", "the run to report on")
+	cmd.Flags().StringVar(&runID, "run-id", "", "the run to report on (default: the run that started last)")
 	cmd.Flags().StringVar(&generated, "generated", "", "timestamp to record as generated (RFC 3339); empty leaves it out, keeping outputs byte-identical")
 	return cmd
 }

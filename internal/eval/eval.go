@@ -159,9 +159,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, s *checks.Session, cc *CaseChe
 			case result.StatusFailed:
 				layer := n
 				res.FailedAtLayer = &layer
-				halted = fmt.Sprintf("halted: L%d %s failed", n, lr.Name)
+				halted = fmt.Sprintf("halted: L%d %s failed", n, result.LayerShortName(n))
 			case result.StatusError:
-				halted = fmt.Sprintf("halted: L%d %s could not run", n, lr.Name)
+				halted = fmt.Sprintf("halted: L%d %s could not run", n, result.LayerShortName(n))
 			}
 		}
 	}

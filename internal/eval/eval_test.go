@@ -241,13 +241,13 @@ func TestInvalidUTF8(t *testing.T) {
 }
 
 func TestParseLayers(t *testing.T) {
-	for in, want := range map[string]string{"all": "L0,L1,L2,L3,L4", "": "L0,L1,L2,L3,L4", "L0,L3": "L0,L3", "0, 4": "L0,L4", "static,heuristic": "L0,L3"} {
+	for in, want := range map[string]string{"all": "L0,L1,L2,L3,L4", "": "L0,L1,L2,L3,L4", "L0,L3": "L0,L3", "0, 4": "L0,L4", "static,heuristic": "L0,L3", "static_analysis,test_quality_proof": "L0,L4"} {
 		set, err := ParseLayers(in)
 		require.NoError(t, err)
 		require.Equal(t, want, set.String(), in)
 	}
 	_, err := ParseLayers("L5")
-	require.EqualError(t, err, `unknown layer "L5" (want L0..L4, 0..4, or static, compile, runtime, heuristic, mutation)`)
+	require.EqualError(t, err, `unknown layer "L5" (want L0..L4, 0..4, static, compile, runtime, heuristic, mutation, or static_analysis, compile_gate, runtime_execution, static_heuristic, test_quality_proof)`)
 }
 
 // fakeToolchain scripts L1 and L2 outcomes and records what was built.

@@ -30,7 +30,7 @@ func (s LayerSet) String() string {
 }
 
 // ParseLayers reads a comma-separated list of layers: "L0,L3", "0,3,4", layer
-// names ("static,heuristic") or "all".
+// names, short or long ("static,heuristic", "static_analysis") or "all".
 func ParseLayers(s string) (LayerSet, error) {
 	if strings.TrimSpace(s) == "" || s == "all" {
 		return AllLayers, nil
@@ -40,12 +40,12 @@ func ParseLayers(s string) (LayerSet, error) {
 		p := strings.ToLower(strings.TrimSpace(part))
 		n := -1
 		for i := 0; i <= result.LayerMutation; i++ {
-			if p == "l"+strconv.Itoa(i) || p == strconv.Itoa(i) || p == result.LayerName(i) {
+			if p == "l"+strconv.Itoa(i) || p == strconv.Itoa(i) || p == result.LayerName(i) || p == result.LayerShortName(i) {
 				n = i
 			}
 		}
 		if n < 0 {
-			return 0, fmt.Errorf("unknown layer %q (want L0..L4, 0..4, or static, compile, runtime, heuristic, mutation)", part)
+			return 0, fmt.Errorf("unknown layer %q (want L0..L4, 0..4, static, compile, runtime, heuristic, mutation, or static_analysis, compile_gate, runtime_execution, static_heuristic, test_quality_proof)", part)
 		}
 		set |= 1 << n
 	}

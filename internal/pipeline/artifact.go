@@ -120,5 +120,9 @@ func DecodeArtifact(name string, raw []byte) (*Artifact, error) {
 	case a.Shard < 1:
 		return nil, fmt.Errorf("%s: shard %d is not a shard number", name, a.Shard)
 	}
+	// Shards run by an older binary name layers the short way.
+	for i := range a.Results {
+		a.Results[i].NormalizeLayerNames()
+	}
 	return &a, nil
 }

@@ -109,3 +109,16 @@ func TestSizeText(t *testing.T) {
 		require.Equal(t, want, bytesize.Format(n), n)
 	}
 }
+
+// TestArtifactOfAnOlderBinary: a shard run by an earlier version names its
+// layers the short way (static, heuristic); the artifact decodes and its
+// results carry the seed's layer names, which merge then writes.
+func TestArtifactOfAnOlderBinary(t *testing.T) {
+	raw := `{"format":"embedeval-shard-artifact","version":1,"shard":1,"results":[{"case_id":"a","model":"m","attempt":1,"status":"passed","passed":true,` +
+		`"layers":[{"layer":0,"name":"static","passed":true,"status":"passed","details":[]},{"layer":3,"name":"heuristic","passed":true,"status":"passed","details":[]}]}]}`
+	a, err := DecodeArtifact("shard-1.json", []byte(raw))
+	require.NoError(t, err)
+	require.Len(t, a.Results, 1)
+	require.Equal(t, "static_analysis", a.Results[0].Layers[0].Name)
+	require.Equal(t, "static_heuristic", a.Results[0].Layers[1].Name)
+}

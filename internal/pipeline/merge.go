@@ -185,7 +185,7 @@ func Merge(ctx context.Context, o MergeOptions) (*MergeOutcome, error) {
 	// results.jsonl is written while the run is scored from memory.
 	written := make(chan error, 1)
 	go func() { written <- writeResults(filepath.Join(runDir, runner.ResultsFile), all) }()
-	if out.Warnings, err = publish.WriteReportsFrom(o.ResultsDir, o.RunID, o.Corpus, o.Generated, o.Plan.Inputs.Temperature, all); err != nil {
+	if out.Warnings, err = publish.WriteReportsFrom(o.ResultsDir, o.RunID, o.Corpus, o.Generated, started, o.Plan.Inputs.Temperature, all); err != nil {
 		<-written
 		return nil, fmt.Errorf("reports: %w", err)
 	}

@@ -119,7 +119,7 @@ func Feedback(r result.EvalResult) string {
 	case result.LayerHeuristic:
 		b.WriteString("Your code failed the behavioural checks (L3).\n")
 	default:
-		fmt.Fprintf(&b, "Your code failed layer L%d (%s).\n", lr.Layer, lr.Name)
+		fmt.Fprintf(&b, "Your code failed layer L%d (%s).\n", lr.Layer, result.LayerShortName(lr.Layer))
 	}
 	var failed []result.CheckDetail
 	for _, d := range lr.Details {

@@ -49,7 +49,11 @@ func lookupOf(corpus []*cases.Case) score.Lookup {
 // timestamp out, so that the same input gives byte-identical files.
 func WriteReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64) ([]string, error) {
 	path := filepath.Join(resultsDir, "runs", runID, runner.ResultsFile)
-	return writeRunReports(resultsDir, runID, corpus, generated, temperature, func(add func(result.EvalResult) error) ([]string, error) {
+	started, err := manifestStart(resultsDir, runID)
+	if err != nil {
+		return nil, err
+	}
+	return writeRunReports(resultsDir, runID, corpus, generated, started, temperature, func(add func(result.EvalResult) error) ([]string, error) {
 		warnings, err := score.ReadResults(path, add)
 		if err != nil {
 			return nil, fmt.Errorf("score %s: %w", path, err)
@@ -60,9 +64,10 @@ func WriteReports(resultsDir, runID string, corpus []*cases.Case, generated time
 
 // WriteReportsFrom is WriteReports for results already in memory (the
 // run's results.jsonl as merge writes it): the same reports, without
-// reading the file back.
-func WriteReportsFrom(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64, results []result.EvalResult) ([]string, error) {
-	return writeRunReports(resultsDir, runID, corpus, generated, temperature, func(add func(result.EvalResult) error) ([]string, error) {
+// reading the file back. started is the run's start (summary.json's
+// run_timestamp; zero: the date of generated).
+func WriteReportsFrom(resultsDir, runID string, corpus []*cases.Case, generated, started time.Time, temperature float64, results []result.EvalResult) ([]string, error) {
+	return writeRunReports(resultsDir, runID, corpus, generated, started, temperature, func(add func(result.EvalResult) error) ([]string, error) {
 		for i := range results {
 			if err := add(results[i]); err != nil {
 				return nil, fmt.Errorf("score run %s: %w", runID, err)
@@ -72,14 +77,41 @@ func WriteReportsFrom(resultsDir, runID string, corpus []*cases.Case, generated 
 	})
 }
 
+// manifestStart is the start time in runs/<runID>/run.json, or zero when
+// the run has none.
+func manifestStart(resultsDir, runID string) (time.Time, error) {
+	path := filepath.Join(resultsDir, "runs", runID, runner.ManifestFile)
+	raw, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	var m runner.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return time.Time{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return m.StartedAt, nil
+}
+
 // feedFunc hands every result of a run to add and returns the input warnings.
 type feedFunc func(add func(result.EvalResult) error) ([]string, error)
 
-func writeRunReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64, feed feedFunc) ([]string, error) {
+func writeRunReports(resultsDir, runID string, corpus []*cases.Case, generated, started time.Time, temperature float64, feed feedFunc) ([]string, error) {
 	lookup := lookupOf(corpus)
 	opts := report.Options{RunID: runID, Temperature: temperature}
 	if !generated.IsZero() {
 		opts.Generated = generated.UTC().Format(time.RFC3339)
+	}
+	// run_timestamp: the UTC date the run started, so that reporting a run
+	// again gives the same file; the date of generated for a run whose
+	// start is unknown (no run.json), else "".
+	switch {
+	case !started.IsZero():
+		opts.RunTimestamp = started.UTC().Format(time.DateOnly)
+	case !generated.IsZero():
+		opts.RunTimestamp = generated.UTC().Format(time.DateOnly)
 	}
 	sc := score.New(lookup)
 	col := analysis.NewCollector(lookup)
@@ -132,9 +164,37 @@ type storedRun struct {
 // started last, ties broken by run id. Run directories without a manifest,
 // and the run named exclude, are ignored.
 func LatestRuns(resultsDir, exclude string) (map[string]string, error) {
+	runs, err := storedRuns(resultsDir, exclude)
+	if err != nil {
+		return nil, err
+	}
+	latest := map[string]string{}
+	for _, r := range runs {
+		for _, m := range r.manifest.Options.Models {
+			latest[m] = r.id
+		}
+	}
+	return latest, nil
+}
+
+// LatestRun returns the id and start time of the run under resultsDir/runs/
+// that started last (ties broken by run id), among the runs with a manifest
+// (run.json) and a results.jsonl; ok is false when there is none.
+func LatestRun(resultsDir string) (id string, started time.Time, ok bool, err error) {
+	runs, err := storedRuns(resultsDir, "")
+	if err != nil || len(runs) == 0 {
+		return "", time.Time{}, false, err
+	}
+	last := runs[len(runs)-1]
+	return last.id, last.manifest.StartedAt, true, nil
+}
+
+// storedRuns lists the runs under resultsDir/runs/ that have a manifest and
+// a results.jsonl, except exclude, in start order (ties by run id).
+func storedRuns(resultsDir, exclude string) ([]storedRun, error) {
 	dirs, err := os.ReadDir(filepath.Join(resultsDir, "runs"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -164,13 +224,7 @@ func LatestRuns(resultsDir, exclude string) (map[string]string, error) {
 	slices.SortFunc(runs, func(a, b storedRun) int {
 		return cmp.Or(a.manifest.StartedAt.Compare(b.manifest.StartedAt), strings.Compare(a.id, b.id))
 	})
-	latest := map[string]string{}
-	for _, r := range runs {
-		for _, m := range r.manifest.Options.Models {
-			latest[m] = r.id
-		}
-	}
-	return latest, nil
+	return runs, nil
 }
 
 // ScoreLeaderboard scores the pooled leaderboard: for every model, the

@@ -669,56 +669,84 @@ func (*timeoutError) Error() string { return "timed out" }
 type worker struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
-	lines chan []byte // closed when stdout ends
-	done  chan struct{}
-
-	mu     sync.Mutex
-	stderr []byte // last maxStderr bytes
+	// stdout is the read end of the worker's stdout pipe; the reader
+	// goroutine owns it until stop closes it.
+	stdout *os.File
+	lines  chan []byte // closed when stdout ends
+	// done is closed when the process has exited and its stderr has been
+	// read to the end (exec copies cmd.Stderr before Wait returns), so that
+	// whoever waits for done reads the whole of stderr.
+	done   chan struct{}
+	stderr tailBuffer
 }
 
 const maxStderr = 4096
 
+// stderrDrain bounds how long Wait keeps reading stderr after the worker has
+// exited, for a descendant that still holds it open.
+const stderrDrain = 5 * time.Second
+
+// tailBuffer keeps the last maxStderr bytes written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+// Write appends p, keeping the last maxStderr bytes; it never fails.
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > maxStderr {
+		t.b = append([]byte(nil), t.b[len(t.b)-maxStderr:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// startWorker starts cmd with its stdin, stdout and stderr connected.
+//
+// Stderr goes to a buffer through cmd.Stderr, not a StderrPipe: exec then
+// copies it to EOF before Wait returns, so when done is closed the message
+// about a crash can quote everything the worker printed. (With a pipe read by
+// a goroutine of our own, Wait may close the pipe before that goroutine has
+// read the last bytes: a dying worker's stderr came back empty under load.)
+// Stdout is an os.Pipe read to EOF by its own goroutine, which Wait never
+// closes under it.
 func startWorker(cmd *exec.Cmd) (*worker, error) {
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	pr, pw, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		_ = stdin.Close()
+		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	w := &worker{cmd: cmd, stdin: stdin, stdout: pr, lines: make(chan []byte, 1), done: make(chan struct{})}
+	cmd.Stdout = pw
+	cmd.Stderr = &w.stderr
+	cmd.WaitDelay = stderrDrain
+	err = cmd.Start()
+	// The child has its own copy of the write end; ours must go, or the
+	// reader never sees EOF.
+	_ = pw.Close()
 	if err != nil {
+		_ = pr.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	w := &worker{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), done: make(chan struct{})}
 	go func() {
 		defer close(w.lines)
-		r := bufio.NewReaderSize(stdout, 64<<10)
+		r := bufio.NewReaderSize(pr, 64<<10)
 		for {
 			line, err := r.ReadBytes('\n')
 			if len(line) > 0 && err == nil {
 				w.lines <- line
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := stderr.Read(buf)
-			if n > 0 {
-				w.mu.Lock()
-				w.stderr = append(w.stderr, buf[:n]...)
-				if len(w.stderr) > maxStderr {
-					w.stderr = append([]byte(nil), w.stderr[len(w.stderr)-maxStderr:]...)
-				}
-				w.mu.Unlock()
 			}
 			if err != nil {
 				return
@@ -741,7 +769,13 @@ func (w *worker) roundTrip(ctx context.Context, req []byte, timeout time.Duratio
 	select {
 	case line, ok := <-w.lines:
 		if !ok {
-			<-w.done
+			// Stdout ended: wait for the exit and the end of stderr, so
+			// the caller's message has all of it.
+			select {
+			case <-w.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 			return nil, fmt.Errorf("worker exited: %s", w.cmd.ProcessState)
 		}
 		return line, nil
@@ -752,10 +786,10 @@ func (w *worker) roundTrip(ctx context.Context, req []byte, timeout time.Duratio
 	}
 }
 
+// stderrTail is the end of what the worker printed on stderr. It is
+// complete once done is closed (after roundTrip reported an exit, or stop).
 func (w *worker) stderrTail() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	s := strings.TrimSpace(string(w.stderr))
+	s := strings.TrimSpace(w.stderr.String())
 	if s == "" {
 		return "(empty)"
 	}
@@ -769,4 +803,7 @@ func (w *worker) stop() {
 		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
 	}
 	<-w.done
+	// Unblocks the stdout reader should a process outside the group still
+	// hold the write end.
+	_ = w.stdout.Close()
 }

@@ -199,13 +199,16 @@ func TestCrashedWorkerIsRestarted(t *testing.T) {
 	root := t.TempDir()
 	ctx := context.Background()
 	b := newBridge(t, py, 0, root)
-	crash := module(t, root, "static.py", "import os, sys\n\n\ndef run_checks(code):\n    print('dying', file=sys.stderr)\n    os._exit(3)\n")
+	// More than the 4 KiB kept of stderr, then the last words: the message
+	// must end with them (stderr is read to its end before it is quoted).
+	crash := module(t, root, "static.py", "import os, sys\n\n\ndef run_checks(code):\n    sys.stderr.write(('y' * 99 + '\\n') * 50)\n    print('dying', file=sys.stderr)\n    os._exit(3)\n")
 	require.NoError(t, b.LoadChecks(ctx, crash))
 	_, err := b.RunChecks(ctx, crash, "x")
 	p := problem(t, err)
 	assert.Equal(t, pycheck.BridgeRule, p.Rule)
 	assert.Contains(t, p.Message, "exit status 3")
-	assert.Contains(t, p.Message, "dying")
+	assert.True(t, strings.HasSuffix(p.Message, "y\ndying"), "the message ends with the last line the worker printed: ...%s", p.Message[max(0, len(p.Message)-200):])
+	assert.Less(t, len(p.Message), 4096+300, "stderr is quoted up to its last 4 KiB")
 	ok := module(t, root, "behavior.py", okChecks)
 	require.NoError(t, b.LoadChecks(ctx, ok))
 	_, err = b.RunChecks(ctx, ok, "x")

@@ -176,7 +176,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 		} else {
 			w.header("Layer", "Failures", "Share")
 			for _, f := range m.FailureDistribution {
-				w.row(fmt.Sprintf("L%d %s", f.Layer, f.Name), itoa(f.Failures), share(f.Failures, total))
+				w.row(fmt.Sprintf("L%d %s", f.Layer, result.LayerShortName(f.Layer)), itoa(f.Failures), share(f.Failures, total))
 			}
 		}
 		w.line()

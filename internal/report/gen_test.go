@@ -77,7 +77,7 @@ func genResult(spec *genSpec, model string, m cases.Metadata, attempt int, code 
 		}
 		if l.Status != result.StatusSkipped && (n == 0 || n == 3) {
 			for c := range spec.checks {
-				name := fmt.Sprintf("%s_check_%d", result.LayerName(n), c)
+				name := fmt.Sprintf("%s_check_%d", result.LayerShortName(n), c)
 				ok := l.Status == result.StatusPassed || c != int(hash01("which", model, m.ID, attempt)*float64(spec.checks))
 				l.Details = append(l.Details, result.CheckDetail{CheckName: name, Passed: ok, CheckType: "constraint", Weight: 1})
 			}

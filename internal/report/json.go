@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/score"
 )
@@ -15,10 +16,13 @@ const BenchmarkReportVersion = "1"
 // PerCheckMetricsSchemaVersion is the schema_version of per_check_metrics.json.
 const PerCheckMetricsSchemaVersion = 1
 
-// BenchmarkReport is the shape of summary.json: the seed's BenchmarkReport
-// field names (version, date, models with per_check_stats, categories,
+// BenchmarkReport is the shape of summary.json: every field of the seed's
+// BenchmarkReport (version, date, models with per_check_stats, categories,
 // tier_scores, reasoning_scores, overall, scenario, temperature,
-// n_samples_per_case, n_runs) plus additive fields.
+// n_samples_per_case, n_runs) and of the run archive the seed writes around
+// it (run_timestamp, model, total_results, passed, failed, run_id), with the
+// seed's names and meanings, plus additive fields (docs/REPORTS.md has the
+// table side by side).
 type BenchmarkReport struct {
 	Version          string                  `json:"version"`
 	Date             string                  `json:"date"`
@@ -34,8 +38,21 @@ type BenchmarkReport struct {
 	Temperature      float64                 `json:"temperature"`
 	NSamplesPerCase  int                     `json:"n_samples_per_case"`
 	NRuns            int                     `json:"n_runs"`
-	Counts           score.RunCounts         `json:"counts"`
-	Warnings         []string                `json:"warnings"`
+	// RunTimestamp is the UTC date (YYYY-MM-DD) of the run, as the seed's
+	// run archive writes it (Options.RunTimestamp).
+	RunTimestamp string `json:"run_timestamp"`
+	// Model is the run's model; a run of several models names them all,
+	// sorted and separated by commas (the seed writes one archive per model).
+	Model string `json:"model"`
+	// TotalResults counts the run's results (known cases, the first of each
+	// repeated key, every tier); Passed those that passed and Failed the
+	// rest, errors included as in the seed (TotalResults = Passed + Failed;
+	// counts.errors says how many were errors).
+	TotalResults int             `json:"total_results"`
+	Passed       int             `json:"passed"`
+	Failed       int             `json:"failed"`
+	Counts       score.RunCounts `json:"counts"`
+	Warnings     []string        `json:"warnings"`
 	// InconclusiveChecks counts the run's inconclusive check outcomes
 	// (additive; omitted when there are none).
 	InconclusiveChecks int `json:"inconclusive_checks,omitempty"`
@@ -51,7 +68,16 @@ func NewBenchmarkReport(rep *score.Report, opts Options) BenchmarkReport {
 		Temperature: opts.Temperature, NSamplesPerCase: max(rep.NSamplesPerCase, 1),
 		NRuns: max(opts.NRuns, 1), Counts: rep.Counts, Warnings: rep.Warnings,
 		InconclusiveChecks: rep.InconclusiveChecks,
+		RunTimestamp:       opts.RunTimestamp,
+		TotalResults:       rep.Counts.Judged + rep.Counts.Errors.Results,
+		Passed:             rep.PassedResults,
 	}
+	b.Failed = b.TotalResults - b.Passed
+	names := make([]string, len(rep.Models))
+	for i, m := range rep.Models {
+		names[i] = m.Model
+	}
+	b.Model = strings.Join(names, ",")
 	if len(rep.Scenarios) == 1 {
 		b.Scenario = rep.Scenarios[0]
 	} else if len(rep.Scenarios) > 1 {

@@ -216,7 +216,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.line()
 	layerCols := []string{"Model"}
 	for n := result.LayerStatic; n <= result.LayerMutation; n++ {
-		layerCols = append(layerCols, fmt.Sprintf("L%d %s", n, result.LayerName(n)))
+		layerCols = append(layerCols, fmt.Sprintf("L%d %s", n, result.LayerShortName(n)))
 	}
 	w.header(layerCols...)
 	for _, m := range ranked {
@@ -234,7 +234,7 @@ func LeaderboardMarkdown(rep *score.Report, opts Options) []byte {
 	w.line()
 	failCols := []string{"Model"}
 	for n := result.LayerStatic; n < result.LayerMutation; n++ {
-		failCols = append(failCols, fmt.Sprintf("L%d %s", n, result.LayerName(n)))
+		failCols = append(failCols, fmt.Sprintf("L%d %s", n, result.LayerShortName(n)))
 	}
 	failCols = append(failCols, "Failed")
 	w.header(failCols...)

@@ -20,7 +20,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
 
-var goldenOpts = Options{RunID: "2026-04-19_golden-n5", Generated: "2026-04-19T12:34:56Z", NRuns: 1}
+var goldenOpts = Options{RunID: "2026-04-19_golden-n5", Generated: "2026-04-19T12:34:56Z", RunTimestamp: "2026-04-19", NRuns: 1}
 
 // goldenInput is the golden result set as JSON lines, with the bad input a
 // real file may hold: a result for a case that no longer exists, a duplicate

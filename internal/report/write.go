@@ -19,6 +19,9 @@ type Options struct {
 	// "2026-04-19T12:34:56Z"); empty leaves it out of the Markdown and writes
 	// null / "" in JSON.
 	Generated string
+	// RunTimestamp is summary.json's run_timestamp: the UTC date of the run
+	// (YYYY-MM-DD); empty writes "".
+	RunTimestamp string
 	// Temperature and NRuns are recorded in summary.json; NRuns < 1 means 1.
 	Temperature float64
 	NRuns       int

@@ -46,8 +46,31 @@ const (
 	LayerMutation  = 4
 )
 
-// LayerName returns the seed's name of a layer number.
+// LayerName returns the name of a layer number as the seed implementation
+// writes it in LayerResult.name and keys layer_pass_rates with:
+// static_analysis, compile_gate, runtime_execution, static_heuristic,
+// test_quality_proof.
 func LayerName(layer int) string {
+	switch layer {
+	case LayerStatic:
+		return "static_analysis"
+	case LayerCompile:
+		return "compile_gate"
+	case LayerRuntime:
+		return "runtime_execution"
+	case LayerHeuristic:
+		return "static_heuristic"
+	case LayerMutation:
+		return "test_quality_proof"
+	}
+	return "unknown"
+}
+
+// LayerShortName returns the short name of a layer number, for people
+// (reports, messages, feedback prompts) and for --layers: static, compile,
+// runtime, heuristic, mutation. Records written by earlier versions of this
+// binary carry these names in LayerResult.name; they still load.
+func LayerShortName(layer int) string {
 	switch layer {
 	case LayerStatic:
 		return "static"
@@ -61,6 +84,27 @@ func LayerName(layer int) string {
 		return "mutation"
 	}
 	return "unknown"
+}
+
+// LayerNumber returns the layer number of a name, long (LayerName) or short
+// (LayerShortName), and false for any other name.
+func LayerNumber(name string) (int, bool) {
+	for n := LayerStatic; n <= LayerMutation; n++ {
+		if name == LayerName(n) || name == LayerShortName(n) {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// NormalizeLayerNames rewrites the short layer names of older records
+// (static, compile, ...) as LayerName; other names are left alone.
+func (r *EvalResult) NormalizeLayerNames() {
+	for i := range r.Layers {
+		if n, ok := LayerNumber(r.Layers[i].Name); ok && n == r.Layers[i].Layer {
+			r.Layers[i].Name = LayerName(n)
+		}
+	}
 }
 
 // Status is what happened to a layer.

@@ -312,6 +312,9 @@ func readJournal(path string, warn func(string)) ([]result.EvalResult, error) {
 			continue
 		}
 		good += int64(len(line))
+		// Lines of an older binary name layers the short way; the
+		// rewrite at the end of the run gives them the current names.
+		r.NormalizeLayerNames()
 		k := KeyOf(r)
 		if first, dup := seen[k]; dup {
 			warn(fmt.Sprintf("%s:%d: %s repeats line %d; the first is kept", path, lineNo, k, first))

@@ -382,6 +382,26 @@ func TestJournalRejectsACorruptMiddleLine(t *testing.T) {
 	}
 }
 
+// TestJournalOfAnOlderBinary: a results.jsonl whose layers carry the short
+// names of earlier versions (static, heuristic, ...) resumes, and its
+// records take the seed's names, which the final rewrite writes.
+func TestJournalOfAnOlderBinary(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ResultsFile)
+	line := `{"case_id":"a","model":"m","attempt":1,"status":"failed","passed":false,"failed_at_layer":3,"layers":[` +
+		`{"layer":0,"name":"static","passed":true,"status":"passed","details":[]},` +
+		`{"layer":3,"name":"heuristic","passed":false,"status":"failed","details":[]},` +
+		`{"layer":4,"name":"mutation","passed":false,"status":"skipped","details":[]}]}` + "\n"
+	require.NoError(t, os.WriteFile(path, []byte(line), 0o644))
+	rs, err := readJournal(path, func(w string) { t.Errorf("unexpected warning: %s", w) })
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	var names []string
+	for _, l := range rs[0].Layers {
+		names = append(names, l.Name)
+	}
+	require.Equal(t, []string{"static_analysis", "static_heuristic", "test_quality_proof"}, names)
+}
+
 func TestTracker(t *testing.T) {
 	dir := t.TempDir()
 	sel := bundledCases(t, "kconfig-001", "gpio-basic-001", "timer-001")

@@ -167,3 +167,34 @@ func FuzzDecodeResults(f *testing.F) {
 		}
 	})
 }
+
+// TestOldLayerNamesStillLoad: records written before layers took the seed's
+// names (static, compile, runtime, heuristic, mutation) read and score
+// exactly as the same records with the new names, through the fast decoder
+// and through encoding/json, and the report keys layers the new way.
+func TestOldLayerNamesStillLoad(t *testing.T) {
+	rs := sampleResults()
+	var oldLines, newLines []string
+	for _, r := range rs {
+		line := jsonLine(t, r)
+		newLines = append(newLines, line)
+		for n := result.LayerStatic; n <= result.LayerMutation; n++ {
+			line = strings.Replace(line, `"name":"`+result.LayerName(n)+`"`, `"name":"`+result.LayerShortName(n)+`"`, 1)
+		}
+		require.NotContains(t, line, "static_analysis")
+		oldLines = append(oldLines, line)
+		_, err := decodeLine([]byte(line))
+		require.NoError(t, err, "encoding/json reads an old record")
+	}
+	score := func(lines []string) *Report {
+		s := New(testLookup())
+		warnings, err := ReadResults(writeFile(t, strings.Join(lines, "\n")+"\n"), func(r result.EvalResult) error { return s.Add(&r) })
+		require.NoError(t, err)
+		require.Empty(t, warnings)
+		return s.Finish()
+	}
+	old := score(oldLines)
+	require.Equal(t, score(newLines), old)
+	require.Contains(t, old.Models[0].LayerPassRates, "static_analysis")
+	require.NotContains(t, old.Models[0].LayerPassRates, "static")
+}

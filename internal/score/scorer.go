@@ -108,8 +108,10 @@ func (s *attemptSet) add(a int) bool {
 }
 
 type taskAcc struct {
-	meta   *caseMeta
-	n, c   int
+	meta *caseMeta
+	n, c int
+	// q counts judged samples that pass on quality (QualityPass).
+	q      int
 	errors int
 	seen   attemptSet
 }
@@ -147,6 +149,7 @@ type Scorer struct {
 	dupExample []string
 	scenarios  map[string]int
 	counts     RunCounts
+	passed     int // judged results that passed, all tiers
 	warnings   []string
 	// seenChecks is scratch space for de-duplicating check names within one
 	// result.
@@ -237,6 +240,10 @@ func (s *Scorer) Add(r *result.EvalResult) error {
 	t.n++
 	if r.Status == result.StatusPassed {
 		t.c++
+		s.passed++
+	}
+	if QualityPass(r) {
+		t.q++
 	}
 	if m.scored() {
 		for _, l := range r.Layers {
@@ -258,6 +265,21 @@ func (s *Scorer) Add(r *result.EvalResult) error {
 	}
 	s.addChecks(ma, m, r)
 	return nil
+}
+
+// QualityPass reports whether a judged result passes on code quality alone,
+// as the seed implementation's scorer counts it for pass_at_1_quality: L0
+// (static) did not fail and L3 (heuristic) did not fail. L1 and L2 are
+// ignored, and so is an L3 that did not run because an earlier layer failed
+// (the seed skips a layer marked "Skipped" there); a layer that is absent,
+// skipped or not selected does not fail.
+func QualityPass(r *result.EvalResult) bool {
+	for _, l := range r.Layers {
+		if (l.Layer == result.LayerStatic || l.Layer == result.LayerHeuristic) && l.Status == result.StatusFailed {
+			return false
+		}
+	}
+	return true
 }
 
 func countError(e *ErrorCounts, r *result.EvalResult) {
@@ -384,6 +406,7 @@ func (s *Scorer) Finish() *Report {
 		DifficultyScores: []DifficultyScore{},
 		Scenarios:        slices.Sorted(maps.Keys(s.scenarios)),
 		Counts:           s.counts,
+		PassedResults:    s.passed,
 		Warnings:         slices.Clone(s.warnings),
 	}
 	if rep.Warnings == nil {
@@ -558,6 +581,9 @@ func (s *Scorer) modelScore(name string, ma *modelAcc, allKeys, scored []taskKey
 		if t.c == t.n {
 			ms.PassedCases++
 		}
+		if t.q > 0 {
+			ms.PassedCasesQuality++
+		}
 		switch {
 		case t.n == 1:
 			ms.Stability.Single++
@@ -572,7 +598,9 @@ func (s *Scorer) modelScore(name string, ma *modelAcc, allKeys, scored []taskKey
 	if ms.TotalCases > 0 {
 		n := float64(ms.TotalCases)
 		ms.PassAt1, ms.PassAt3, ms.PassAt5 = p1/n, p3/n, p5/n
+		ms.PassAt1Quality = float64(ms.PassedCasesQuality) / n
 	}
+	ms.AvgScore = ms.PassAt1
 	lo, hi := Wilson(ms.PassAt1, ms.JudgedSamples, Z95)
 	ms.PassAt1CI = [2]float64{lo, hi}
 	ms.CategoryScores = categoryScores(g["category"])

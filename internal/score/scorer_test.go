@@ -126,13 +126,25 @@ func TestScorerNumbers(t *testing.T) {
 
 	// Layers over scored judged results (uart excluded): 6 results.
 	l0 := a.LayerStats[0]
-	require.Equal(t, LayerStat{Layer: 0, Name: "static", Ran: 6, Passed: 4, Failed: 2, PassRate: 4.0 / 6}, l0)
+	require.Equal(t, LayerStat{Layer: 0, Name: "static_analysis", Ran: 6, Passed: 4, Failed: 2, PassRate: 4.0 / 6}, l0)
 	l2 := a.LayerStats[2]
 	require.Equal(t, 0, l2.Ran, "a skipped layer never counts as run")
 	require.Equal(t, 6, l2.Skipped, "skipped after a failure or opted out")
-	_, has := a.LayerPassRates["runtime"]
+	_, has := a.LayerPassRates["runtime_execution"]
 	require.False(t, has, "no rate for a layer that never ran")
-	require.Equal(t, []FailureCount{{0, "static", 2}, {3, "heuristic", 1}}, a.FailureDistribution)
+	require.Equal(t, map[string]float64{"static_analysis": 4.0 / 6, "compile_gate": 1, "static_heuristic": 3.0 / 4, "test_quality_proof": 1},
+		a.LayerPassRates, "keyed by the seed's layer names")
+	require.Equal(t, []FailureCount{{0, "static_analysis", 2}, {3, "static_heuristic", 1}}, a.FailureDistribution)
+
+	// The seed's quality figures: a task counts once any judged sample
+	// passes L0 and L3 (gpio: two of three; dma: L3 failed, then L0 failed;
+	// timer passed), over the scored tasks; avg_score is pass@1.
+	require.Equal(t, 2, a.PassedCasesQuality)
+	require.InDelta(t, 2.0/3, a.PassAt1Quality, 1e-12)
+	require.Equal(t, a.PassAt1, a.AvgScore)
+	require.Equal(t, 1, b.PassedCasesQuality)
+	require.Equal(t, 1.0, b.PassAt1Quality)
+	require.Equal(t, 5, rep.PassedResults, "judged passes of known cases, every tier, duplicates once")
 
 	// Per-check stats exclude mutation checks and sort failing ids.
 	require.Equal(t, []PerCheckStat{
@@ -159,6 +171,24 @@ func TestScorerNumbers(t *testing.T) {
 		"warning: 1 duplicate results (same model, case, scenario, mutation and attempt) were ignored, keeping the first occurrence of each: a gpio-basic-001 attempt 1",
 		"warning: models were scored on different case sets (a 3, b 1); only 1 cases are common to all 2 models. pass_at_1 values are not directly comparable; pass_at_1_comparable scores every model on the common cases only",
 	}, rep.Warnings)
+}
+
+// TestQualityPass: only a failed L0 or a failed L3 fails on quality; an L3
+// skipped after an L1 or L2 failure, a skipped or absent layer and L1, L2,
+// L4 failures do not (the seed's _count_quality_passes).
+func TestQualityPass(t *testing.T) {
+	for _, tc := range []struct {
+		failAt int
+		want   bool
+	}{{-1, true}, {0, false}, {1, true}, {2, true}, {3, false}} {
+		r := res("a", "gpio-basic-001", 0, tc.failAt)
+		require.Equal(t, tc.want, QualityPass(&r), "failed at %d", tc.failAt)
+	}
+	r := res("a", "gpio-basic-001", 0, -1)
+	r.Layers[result.LayerMutation].Status = result.StatusFailed
+	require.True(t, QualityPass(&r), "L4 grades the checks, not the code")
+	r.Layers = r.Layers[:1]
+	require.True(t, QualityPass(&r), "an absent L3 does not fail")
 }
 
 func tierNames(ts []TierScore) []string {

@@ -111,20 +111,35 @@ type PerCheckStat struct {
 	Inconclusive int      `json:"inconclusive,omitempty"`
 }
 
-// ModelScore is every number of one model.
+// ModelScore is every number of one model. The seed's ModelScore fields come
+// first, in its order (per_check_stats aside, which stays last); the rest are
+// additive.
 type ModelScore struct {
 	Model   string  `json:"model"`
 	PassAt1 float64 `json:"pass_at_1"`
+	// PassAt1Quality is the seed's quality score: PassedCasesQuality /
+	// TotalCases. With one sample per case it is pass@1 counting L0 and L3
+	// only; with more, like the seed, it counts a task once any of its
+	// samples passes on quality.
+	PassAt1Quality float64 `json:"pass_at_1_quality"`
 	// PassAt1Comparable is pass@1 on the tasks common to all models; set only
 	// when the models were scored on different task sets.
-	PassAt1Comparable *float64           `json:"pass_at_1_comparable"`
-	PassAt3           float64            `json:"pass_at_3"`
-	PassAt5           float64            `json:"pass_at_5"`
-	TotalCases        int                `json:"total_cases"`
-	PassedCases       int                `json:"passed_cases"`
-	ComparableCases   *int               `json:"comparable_cases"`
-	LayerPassRates    map[string]float64 `json:"layer_pass_rates"`
-	PassAt1CI         [2]float64         `json:"pass_at_1_ci"`
+	PassAt1Comparable *float64 `json:"pass_at_1_comparable"`
+	PassAt3           float64  `json:"pass_at_3"`
+	PassAt5           float64  `json:"pass_at_5"`
+	// AvgScore is PassAt1, as the seed writes it.
+	AvgScore    float64 `json:"avg_score"`
+	TotalCases  int     `json:"total_cases"`
+	PassedCases int     `json:"passed_cases"`
+	// PassedCasesQuality counts scored tasks with at least one judged sample
+	// that passes on quality (QualityPass: neither L0 nor L3 failed).
+	PassedCasesQuality int  `json:"passed_cases_quality"`
+	ComparableCases    *int `json:"comparable_cases"`
+	// LayerPassRates is keyed by the seed's layer names (result.LayerName):
+	// static_analysis, compile_gate, runtime_execution, static_heuristic,
+	// test_quality_proof; a layer that never ran has no key.
+	LayerPassRates map[string]float64 `json:"layer_pass_rates"`
+	PassAt1CI      [2]float64         `json:"pass_at_1_ci"`
 	// NSamples is the largest number of judged samples of any scored task.
 	NSamples int `json:"n_samples"`
 	// JudgedSamples is the number of judged scored samples (the n of the CI).
@@ -213,6 +228,9 @@ type Report struct {
 	// Scenarios lists the scenarios seen, sorted.
 	Scenarios []string  `json:"scenarios"`
 	Counts    RunCounts `json:"counts"`
+	// PassedResults counts judged results that passed (known cases, first
+	// occurrence of each key, every tier).
+	PassedResults int `json:"-"`
 	// PerCheckRows are sorted by pass_rate ascending, then case_id,
 	// check_name, model.
 	PerCheckRows []PerCheckRow `json:"-"`

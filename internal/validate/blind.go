@@ -129,7 +129,7 @@ func judgeReject(ctx context.Context, s *checks.Session, ev *eval.Evaluator, cc 
 			continue
 		}
 		if l.Status == result.StatusError {
-			ps = append(ps, diag.Errorf(path, 0, 0, BlindRule, "L%d %s could not run on the rejected solution: %s", l.Layer, l.Name, deref(l.Error)))
+			ps = append(ps, diag.Errorf(path, 0, 0, BlindRule, "L%d %s could not run on the rejected solution: %s", l.Layer, result.LayerShortName(l.Layer), deref(l.Error)))
 			continue
 		}
 		if l.Layer == result.LayerCompile || l.Layer == result.LayerRuntime {

@@ -379,14 +379,14 @@ func layerProblems(file, what string, res result.EvalResult) []diag.Problem {
 			if l.Problem != nil {
 				ps = append(ps, *l.Problem)
 			} else {
-				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "L%d %s could not run on the %s: %s", l.Layer, l.Name, what, deref(l.Error)))
+				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "L%d %s could not run on the %s: %s", l.Layer, result.LayerShortName(l.Layer), what, deref(l.Error)))
 			}
 		case result.StatusFailed:
 			failed := 0
 			for _, d := range l.Details {
 				if !d.Passed {
 					failed++
-					ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s check %q (expected %s, actual %s)", what, l.Layer, l.Name, d.CheckName, quoteOrNone(d.Expected), quoteOrNone(d.Actual)))
+					ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s check %q (expected %s, actual %s)", what, l.Layer, result.LayerShortName(l.Layer), d.CheckName, quoteOrNone(d.Expected), quoteOrNone(d.Actual)))
 				}
 			}
 			if failed == 0 {
@@ -394,7 +394,7 @@ func layerProblems(file, what string, res result.EvalResult) []diag.Problem {
 				if msg == "" {
 					msg = deref(l.Error)
 				}
-				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s: %s", what, l.Layer, l.Name, msg))
+				ps = append(ps, diag.Errorf(file, 0, 0, "layer", "%s fails L%d %s: %s", what, l.Layer, result.LayerShortName(l.Layer), msg))
 			}
 		}
 	}

@@ -179,8 +179,8 @@ func TestInconclusiveIsNotACatch(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rep.Cases, 1)
 	c := rep.Cases[0]
-	require.Equal(t, LayerSummary{Layer: 0, Name: "static", Status: "passed"}, c.Layers[0])
-	require.Equal(t, LayerSummary{Layer: 3, Name: "heuristic", Status: "passed", Reason: "1 check inconclusive"}, c.Layers[3],
+	require.Equal(t, LayerSummary{Layer: 0, Name: "static_analysis", Status: "passed"}, c.Layers[0])
+	require.Equal(t, LayerSummary{Layer: 3, Name: "static_heuristic", Status: "passed", Reason: "1 check inconclusive"}, c.Layers[3],
 		"an inconclusive check does not fail the reference")
 	require.Equal(t, "1 seeded bug(s) not caught by the checks they name (1 inconclusive on the mutant)", c.Layers[4].Reason)
 	require.Equal(t, []NegativeReport{

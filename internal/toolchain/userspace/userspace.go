@@ -13,8 +13,11 @@
 //     when there are packages) followed by
 //     `gcc -O2 -Wall -o app src/main.c <pkg-config output>`.
 //
-// A package the machine lacks is an error of the environment, not a failure
-// of the code. L2 runs ./app in the workspace with the run timeout, no
+// A package the machine lacks is a missing toolchain, not a failure of the
+// code: L1 is skipped as "toolchain unavailable", naming the package and the
+// Debian package that installs it (an error under --require-layers). The
+// build sees PKG_CONFIG_PATH, PKG_CONFIG_LIBDIR and PKG_CONFIG_SYSROOT_DIR
+// of this process. L2 runs ./app in the workspace with the run timeout, no
 // input and the allowlisted environment (no secrets); a program that exits
 // 0 by itself or is stopped at the timeout is judged by its output
 // (toolchain.JudgeRun), a non-zero exit or a fatal signal fails.
@@ -99,12 +102,51 @@ func (b *Backend) lookPath(name string) (string, error) {
 	return toolchain.ToolPath(b.path).Look(name)
 }
 
+// pkgConfigVariables are the variables that tell pkg-config where to look;
+// the build gets them from this process, so that a machine's own setup (or a
+// test) decides which packages exist.
+func pkgConfigVariables() []string {
+	return []string{"PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR"}
+}
+
 // env is the allowlisted environment of the build and the program.
 func (b *Backend) env(dir string) []string {
 	if b.path != "" {
-		return sandbox.Env(dir, nil, "PATH="+b.path)
+		return sandbox.Env(dir, pkgConfigVariables(), "PATH="+b.path)
 	}
-	return sandbox.Env(dir, nil)
+	return sandbox.Env(dir, pkgConfigVariables())
+}
+
+// DebianPackage names the Debian 12 package that installs the .pc file of a
+// pkg-config package, and false for a package outside its table. Checked
+// with `dpkg -S <name>.pc` on Debian 12 for libgpiod, libsystemd, zlib and
+// openssl; the others are their libraries' usual -dev packages.
+func DebianPackage(pc string) (string, bool) {
+	switch pc {
+	case "libgpiod":
+		return "libgpiod-dev", true
+	case "libsystemd":
+		return "libsystemd-dev", true
+	case "libudev":
+		return "libudev-dev", true
+	case "glib-2.0", "gio-2.0", "gobject-2.0":
+		return "libglib2.0-dev", true
+	case "libusb-1.0":
+		return "libusb-1.0-0-dev", true
+	case "openssl", "libssl", "libcrypto":
+		return "libssl-dev", true
+	case "zlib":
+		return "zlib1g-dev", true
+	}
+	return "", false
+}
+
+// missingPackage describes a pkg-config package this machine lacks.
+func missingPackage(pc string) string {
+	if deb, ok := DebianPackage(pc); ok {
+		return fmt.Sprintf("pkg-config package %s is not installed (Debian package %s)", pc, deb)
+	}
+	return fmt.Sprintf("pkg-config package %s is not installed (Debian package: the one holding %s.pc, see apt-file search %s.pc)", pc, pc, pc)
 }
 
 // Packages reads a case's pkg-config.txt: the package names in order, or
@@ -173,17 +215,24 @@ func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchai
 	}
 	var flags []string
 	if len(pkgs) > 0 {
-		res, fail := run("pkg-config", append([]string{"pkg-config", "--cflags", "--libs"}, pkgs...))
+		res, fail := run("pkg-config", append([]string{"pkg-config", "--cflags", "--libs", "--"}, pkgs...))
 		if fail != nil {
 			return *fail
 		}
 		if lr := toolchain.BuildOutcome("pkg-config", res, req.BuildTimeout); lr.Status != result.StatusPassed {
-			if lr.Status == result.StatusFailed {
-				// The packages come from the case, not from the code: a
-				// missing one is this machine's problem.
-				return toolchain.ErrorLayer(fmt.Sprintf("pkg-config cannot resolve the case's packages (%s): %s", strings.Join(pkgs, " "), strings.TrimSpace(string(res.Output))))
+			if lr.Status != result.StatusFailed {
+				return lr
 			}
-			return lr
+			// The packages come from the case, not from the code: a
+			// missing one is a toolchain this machine lacks.
+			missing, fail := missingPackages(run, pkgs)
+			if fail != nil {
+				return *fail
+			}
+			if len(missing) > 0 {
+				return result.LayerResult{Status: result.StatusSkipped, Reason: "toolchain unavailable: " + strings.Join(missing, "; ")}
+			}
+			return toolchain.ErrorLayer(fmt.Sprintf("pkg-config cannot resolve the case's packages (%s): %s", strings.Join(pkgs, " "), strings.TrimSpace(string(res.Output))))
 		}
 		flags = strings.Fields(string(res.Output))
 	}
@@ -193,6 +242,29 @@ func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchai
 		return *fail
 	}
 	return toolchain.BuildOutcome("gcc", res, req.BuildTimeout)
+}
+
+// missingPackages asks pkg-config about each package on its own, in the
+// build's jail and environment, and describes the ones it does not find.
+func missingPackages(run func(string, []string) (sandbox.Result, *result.LayerResult), pkgs []string) ([]string, *result.LayerResult) {
+	var missing []string
+	for _, p := range pkgs {
+		res, fail := run("pkg-config", []string{"pkg-config", "--exists", "--", p})
+		if fail != nil {
+			return nil, fail
+		}
+		switch {
+		case res.Cancelled:
+			lr := toolchain.ErrorLayer("pkg-config: cancelled")
+			return nil, &lr
+		case res.TimedOut:
+			lr := toolchain.ErrorLayer("pkg-config --exists " + p + ": timed out")
+			return nil, &lr
+		case res.ExitCode != 0:
+			missing = append(missing, missingPackage(p))
+		}
+	}
+	return missing, nil
 }
 
 // artifact is a built program waiting to run.

@@ -226,20 +226,51 @@ func TestInfrastructureErrors(t *testing.T) {
 	require.Contains(t, *lr.Error, "pkg-config: sandbox: pkg-config: command not found")
 
 	requireTools(t)
-	// A package the machine lacks is the environment's problem.
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, PackagesFile), []byte("embedeval-no-such-package\n"), 0o644))
-	lr, art = New().Build(context.Background(), request(&cases.Case{Entry: cases.Entry{Dir: dir}}, "int main(void){return 0;}", time.Second))
-	require.Nil(t, art)
-	require.Equal(t, result.StatusError, lr.Status)
-	require.Contains(t, *lr.Error, "pkg-config cannot resolve the case's packages (embedeval-no-such-package): Package embedeval-no-such-package was not found")
-
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	lr, art = New().Build(ctx, request(&cases.Case{Entry: cases.Entry{Dir: t.TempDir()}}, "int main(void){return 0;}", time.Second))
 	require.Nil(t, art)
 	require.Equal(t, result.StatusError, lr.Status)
 	require.Equal(t, "gcc: cancelled", *lr.Error)
+}
+
+// TestMissingPackageIsUnavailable: on a machine without the case's
+// libraries (pkg-config searching an empty directory, as on a fresh Debian
+// install without libgpiod-dev and libsystemd-dev), L1 is skipped as a
+// missing toolchain naming the Debian packages, never an error and never a
+// failure; under --require-layers it is an error. A package the table does
+// not know is described too.
+func TestMissingPackageIsUnavailable(t *testing.T) {
+	requireTools(t)
+	t.Setenv("PKG_CONFIG_LIBDIR", t.TempDir())
+	t.Setenv("PKG_CONFIG_PATH", "")
+	c := fixture(t, "gpio-event-loop")
+	want := "toolchain unavailable: pkg-config package libgpiod is not installed (Debian package libgpiod-dev); " +
+		"pkg-config package libsystemd is not installed (Debian package libsystemd-dev)"
+
+	lr, art := New().Build(context.Background(), request(c, readFile(t, c.ReferencePath), time.Second))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status, "%v", lr.Error)
+	require.Equal(t, want, lr.Reason)
+
+	reg, err := platform.Default()
+	require.NoError(t, err)
+	c.Meta = cases.Metadata{ID: "linux-userspace-900", Category: "linux-userspace", SDK: "embedded-linux", Platform: "docker_only"}
+	jail := sandbox.Detect(context.Background(), sandbox.JailConfig{})
+	lr, art = toolchain.New(reg, toolchain.Options{Jail: jail}, New()).Build(context.Background(), c, readFile(t, c.ReferencePath))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status, "%v", lr.Error)
+	require.Equal(t, want, lr.Reason)
+	lr, _ = toolchain.New(reg, toolchain.Options{RequireBuild: true, Jail: jail}, New()).Build(context.Background(), c, readFile(t, c.ReferencePath))
+	require.Equal(t, result.StatusError, lr.Status)
+	require.Equal(t, "L1 is required (--require-layers) but "+want, *lr.Error)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, PackagesFile), []byte("embedeval-no-such-package\n"), 0o644))
+	lr, art = New().Build(context.Background(), request(&cases.Case{Entry: cases.Entry{Dir: dir}}, "int main(void){return 0;}", time.Second))
+	require.Nil(t, art)
+	require.Equal(t, result.StatusSkipped, lr.Status, "%v", lr.Error)
+	require.Equal(t, "toolchain unavailable: pkg-config package embedeval-no-such-package is not installed (Debian package: the one holding embedeval-no-such-package.pc, see apt-file search embedeval-no-such-package.pc)", lr.Reason)
 }
 
 // BenchmarkGpioEventLoop reports the time of one build (pkg-config + gcc)
