@@ -13,7 +13,6 @@ import (
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
-	"github.com/embedeval/embedeval-go/internal/testenv"
 	"github.com/embedeval/embedeval-go/internal/toolchain/kbuild"
 )
 
@@ -22,10 +21,7 @@ import (
 // module without Kbuild) and points PYTHONPATH at the stand-in package.
 func legacyTree(t *testing.T) string {
 	t.Helper()
-	testenv.Tool(t, "python3", "python3", "the Python check bridge runs CPython")
-	pyimpl, err := filepath.Abs("../pycheck/testdata/pyimpl")
-	require.NoError(t, err)
-	t.Setenv("PYTHONPATH", pyimpl)
+	usePythonStandIn(t)
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/legacy")))
 	return dir

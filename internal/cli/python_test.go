@@ -13,15 +13,22 @@ import (
 	"github.com/embedeval/embedeval-go/internal/testenv"
 )
 
-// mixedCorpus builds a corpus holding the Python bridge's fixture cases
-// (checks/*.py) next to a bundled Starlark case, and points PYTHONPATH at the
+// usePythonStandIn skips without python3 and points PYTHONPATH at the
 // stand-in of the Python implementation's package.
-func mixedCorpus(t *testing.T) string {
+func usePythonStandIn(t *testing.T) {
 	t.Helper()
 	testenv.Tool(t, "python3", "python3", "the Python check bridge runs CPython")
 	pyimpl, err := filepath.Abs("../pycheck/testdata/pyimpl")
 	require.NoError(t, err)
 	t.Setenv("PYTHONPATH", pyimpl)
+}
+
+// mixedCorpus builds a corpus holding the Python bridge's fixture cases
+// (checks/*.py) next to a bundled Starlark case, and points PYTHONPATH at the
+// stand-in of the Python implementation's package.
+func mixedCorpus(t *testing.T) string {
+	t.Helper()
+	usePythonStandIn(t)
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("../pycheck/testdata/corpus")))
 	require.NoError(t, os.CopyFS(filepath.Join(dir, "zephyr", "kconfig-002"), os.DirFS(filepath.Join(bundledCorpus, "zephyr", "kconfig-002"))))
