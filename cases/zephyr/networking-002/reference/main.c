@@ -2,6 +2,7 @@
 #include <string.h>
 #include <zephyr/kernel.h>
 #include <zephyr/net/socket.h>
+#include <zephyr/sys/fdtable.h>
 
 #define COLLECTOR_HOST "127.0.0.1"
 #define COLLECTOR_PORT "5555"
@@ -18,8 +19,8 @@ static int connect_with_timeout(int sock, const struct sockaddr *addr, socklen_t
 	socklen_t len = sizeof(err);
 	int ret;
 
-	flags = zsock_fcntl(sock, F_GETFL, 0);
-	if (flags < 0 || zsock_fcntl(sock, F_SETFL, flags | O_NONBLOCK) < 0) {
+	flags = zsock_fcntl(sock, ZVFS_F_GETFL, 0);
+	if (flags < 0 || zsock_fcntl(sock, ZVFS_F_SETFL, flags | ZVFS_O_NONBLOCK) < 0) {
 		return -errno;
 	}
 
@@ -45,7 +46,7 @@ static int connect_with_timeout(int sock, const struct sockaddr *addr, socklen_t
 	}
 
 restore:
-	if (zsock_fcntl(sock, F_SETFL, flags) < 0) {
+	if (zsock_fcntl(sock, ZVFS_F_SETFL, flags) < 0) {
 		return -errno;
 	}
 	return 0;

@@ -34,8 +34,12 @@ int main(void)
 
 	ch = dma_request_channel(dma_dev, NULL);
 	if (ch < 0) {
-		printk("no channel %d\n", ch);
-		return ch;
+		/* STM32 DMA v1 has no channel allocator: the request always fails. */
+		if (!IS_ENABLED(CONFIG_DMA_STM32_V1)) {
+			printk("no channel %d\n", ch);
+			return ch;
+		}
+		ch = 0;
 	}
 
 	memset(&blk, 0, sizeof(blk));
