@@ -392,3 +392,22 @@ func TestDetectProbesTheRunsUID(t *testing.T) {
 	require.Contains(t, j.Describe(), "bubblewrap probe")
 	require.Contains(t, j.Describe(), "dedicated uid: uid probe")
 }
+
+// TestJailPassesStdinAndKeepsStderrApart runs the scenario features through
+// every jail this machine has: the jail must not swallow standard input or
+// merge the streams.
+func TestJailPassesStdinAndKeepsStderrApart(t *testing.T) {
+	for mode, j := range jails(t, DefaultLimits()) {
+		t.Run(string(mode), func(t *testing.T) {
+			ws, err := NewWorkspace("stdin")
+			require.NoError(t, err)
+			defer ws.Close()
+			res, err := j.Run(context.Background(), Spec{Args: []string{"sh", "-c", "read a; echo got $a; echo bad >&2; exit 1"}, Dir: ws.Dir,
+				Env: Env(ws.Dir, nil), Timeout: 10 * time.Second, Stdin: []byte("x\n"), SeparateStderr: true})
+			require.NoError(t, err)
+			require.Equal(t, 1, res.ExitCode)
+			require.Equal(t, "got x\n", string(res.Output))
+			require.Equal(t, "bad\n", string(res.Stderr))
+		})
+	}
+}

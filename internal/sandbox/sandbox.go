@@ -51,6 +51,18 @@ type Spec struct {
 	// MaxOutput caps the kept output (stdout and stderr interleaved); zero
 	// means DefaultMaxOutput. The rest is read and dropped.
 	MaxOutput int
+	// Stdin, when non-nil, is written to the process's standard input,
+	// which is then closed; nil gives it no input (/dev/null).
+	Stdin []byte
+	// SeparateStderr keeps standard error apart: Result.Output then holds
+	// standard output only and Result.Stderr standard error (each capped
+	// at MaxOutput).
+	SeparateStderr bool
+	// Until, when set, is asked after each write with the output kept so
+	// far (Result.Output's head); once it answers true the process group
+	// is stopped as on a timeout and Result.Stopped is set. It must be
+	// cheap and must not keep the slice.
+	Until func(output []byte) bool
 }
 
 // Result is what a finished process left behind.
@@ -65,8 +77,13 @@ type Result struct {
 	// Cancelled is set when ctx was cancelled first.
 	Cancelled bool
 	// Output is the combined output, at most MaxOutput bytes (the head, and
-	// the tail past the cap when Truncated).
+	// the tail past the cap when Truncated); standard output only under
+	// Spec.SeparateStderr.
 	Output []byte
+	// Stderr is standard error under Spec.SeparateStderr, else empty.
+	Stderr []byte
+	// Stopped is set when Spec.Until ended the run (its group was killed).
+	Stopped bool
 	// Truncated tells that output past MaxOutput was dropped.
 	Truncated bool
 	// Duration is the wall time.
@@ -110,6 +127,15 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 		maxOut = DefaultMaxOutput
 	}
 	out := &cappedBuffer{limit: maxOut}
+	var satisfied chan struct{}
+	if spec.Until != nil {
+		satisfied = make(chan struct{})
+		out.until, out.satisfied = spec.Until, satisfied
+	}
+	errOut := out
+	if spec.SeparateStderr {
+		errOut = &cappedBuffer{limit: maxOut}
+	}
 	cmd := exec.Command(path, spec.Args[1:]...)
 	cmd.Args[0] = spec.Args[0]
 	cmd.Dir = spec.Dir
@@ -118,8 +144,11 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 		cmd.Env = []string{}
 	}
 	cmd.Stdin = nil
+	if spec.Stdin != nil {
+		cmd.Stdin = bytes.NewReader(spec.Stdin)
+	}
 	cmd.Stdout = out
-	cmd.Stderr = out
+	cmd.Stderr = errOut
 	// A descendant that left the process group (setsid) may hold the output
 	// pipe open after the leader exits: stop waiting for it after a grace
 	// period (a jail then kills it).
@@ -158,6 +187,9 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 	case <-ctx.Done():
 		res.Cancelled = true
 		waitErr = killGroup(cmd.Process.Pid, done)
+	case <-satisfied:
+		res.Stopped = true
+		waitErr = killGroup(cmd.Process.Pid, done)
 	case res.Limit = <-overLimit:
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		waitErr = <-done
@@ -166,6 +198,11 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res.Duration = time.Since(start)
 	res.Output, res.Truncated = out.bytes()
+	if spec.SeparateStderr {
+		var errTruncated bool
+		res.Stderr, errTruncated = errOut.bytes()
+		res.Truncated = res.Truncated || errTruncated
+	}
 	res.ExitCode = 0
 	if errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState != nil {
 		// The leader exited; only a stray descendant held the output open.
@@ -243,12 +280,19 @@ type cappedBuffer struct {
 	head    bytes.Buffer
 	tail    []byte
 	dropped bool
+	// until, when set, is asked after each write that grows the head; the
+	// first true answer closes satisfied.
+	until     func([]byte) bool
+	satisfied chan struct{}
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(p)
+	if b.until != nil {
+		defer b.askUntil()
+	}
 	headCap := b.limit / 2
 	if room := headCap - b.head.Len(); room > 0 {
 		take := min(room, len(p))
@@ -265,6 +309,15 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 		b.tail = append(b.tail[:0], b.tail[len(b.tail)-tailCap:]...)
 	}
 	return n, nil
+}
+
+// askUntil closes satisfied once until accepts the head; the caller holds
+// the lock.
+func (b *cappedBuffer) askUntil() {
+	if b.until(b.head.Bytes()) {
+		close(b.satisfied)
+		b.until = nil
+	}
 }
 
 func (b *cappedBuffer) bytes() ([]byte, bool) {

@@ -170,3 +170,35 @@ func TestDigest(t *testing.T) {
 	require.Equal(t, "a\nb", Digest("x\ny\na\nb\n", 10, 2), "no errors: just the tail")
 	require.Len(t, strings.Split(Digest(log, 3, 4), "\n"), 3)
 }
+
+func TestStdinAndSeparateStderr(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"sh", "-c", "read a; echo got $a; echo oops >&2; cat"}, Dir: dir,
+		Env: Env(dir, nil), Timeout: 5 * time.Second, Stdin: []byte("21.5\nrest\n"), SeparateStderr: true})
+	require.NoError(t, err)
+	require.True(t, res.OK())
+	require.Equal(t, "got 21.5\nrest\n", string(res.Output), "stdin reaches the process; stdout alone in Output")
+	require.Equal(t, "oops\n", string(res.Stderr))
+
+	res = shell(t, dir, "cat; echo end", 5*time.Second, 0)
+	require.Equal(t, "end\n", string(res.Output), "without Stdin the process reads end of file at once")
+	require.Empty(t, res.Stderr, "without SeparateStderr both streams go to Output")
+}
+
+func TestUntilStopsTheRunOnceSatisfied(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"sh", "-c", "echo boot; sleep 0.2; echo ready; while :; do sleep 1; done"}, Dir: dir,
+		Env: Env(dir, nil), Timeout: 20 * time.Second, Until: func(out []byte) bool { return strings.Contains(string(out), "ready\n") }})
+	require.NoError(t, err)
+	require.True(t, res.Stopped)
+	require.False(t, res.TimedOut)
+	require.Equal(t, "boot\nready\n", string(res.Output))
+	require.Less(t, time.Since(start), 15*time.Second, "stopped long before the timeout")
+
+	res, err = Unconfined().Run(context.Background(), Spec{Args: []string{"sh", "-c", "echo boot"}, Dir: dir,
+		Env: Env(dir, nil), Timeout: 5 * time.Second, Until: func(out []byte) bool { return strings.Contains(string(out), "ready") }})
+	require.NoError(t, err)
+	require.False(t, res.Stopped, "a predicate never satisfied does not stop the run")
+	require.True(t, res.OK())
+}

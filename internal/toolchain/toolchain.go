@@ -290,37 +290,71 @@ func crashMarkers() []string {
 
 // RunOutcome is what a run left for judging.
 type RunOutcome struct {
+	// Output is everything the run printed (standard output only when
+	// Separate).
 	Output []byte
+	// Stderr is standard error when Separate.
+	Stderr []byte
+	// Separate tells that standard error was kept apart.
+	Separate bool
 	// ExitCode is the program's exit code when it ended by itself.
 	ExitCode int
 	// Exited is true when the program ended before the run timeout.
 	Exited bool
+	// Stopped is true when the run was ended early because a scenario's
+	// expectations were met.
+	Stopped bool
 	// Signal names a signal that killed it (not our timeout).
 	Signal string
 	// Limit names the jail limit that stopped it (workspace disk use).
 	Limit string
+	// Timeout is the limit the run had, for messages.
+	Timeout time.Duration
+}
+
+// OutcomeOf turns a sandbox result into a RunOutcome.
+func OutcomeOf(res sandbox.Result, timeout time.Duration, separate bool) RunOutcome {
+	out := RunOutcome{Output: res.Output, Stderr: res.Stderr, Separate: separate, Exited: !res.TimedOut && !res.Stopped,
+		Stopped: res.Stopped, Limit: res.Limit, Timeout: timeout}
+	if out.Exited {
+		out.ExitCode, out.Signal = res.ExitCode, res.Signal
+	}
+	return out
+}
+
+// crashOf says why a run counts as a crash, or "": a fault marker in its
+// output, a jail limit, a fatal signal. A non-zero exit is judged apart.
+func crashOf(out RunOutcome) string {
+	text := string(out.Output) + string(out.Stderr)
+	for _, m := range crashMarkers() {
+		if strings.Contains(text, m) {
+			return fmt.Sprintf("output contains %q", m)
+		}
+	}
+	switch {
+	case out.Limit != "":
+		return "stopped by the jail: " + out.Limit
+	case out.Signal != "":
+		return "killed by signal " + out.Signal
+	}
+	return ""
 }
 
 // JudgeRun is the seeds' L2 verdict: the run is stopped at its timeout (normal
 // for firmware), each expected line must appear in the output, and a crash, a
 // fault, a non-zero exit or a fatal signal fails the layer. Two check records
-// are returned: runtime_no_crash and runtime_expected_output.
+// are returned: runtime_no_crash and runtime_expected_output. A run still
+// going at its timeout without the expected output is reported as hung, and
+// runtime_no_crash then fails too: a hang is not a clean run.
 func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
-	text := string(out.Output)
-	crash := ""
-	for _, m := range crashMarkers() {
-		if strings.Contains(text, m) {
-			crash = fmt.Sprintf("output contains %q", m)
-			break
-		}
-	}
-	switch {
-	case crash != "":
-	case out.Limit != "":
-		crash = "stopped by the jail: " + out.Limit
-	case out.Signal != "":
-		crash = "killed by signal " + out.Signal
-	case out.Exited && out.ExitCode != 0:
+	return layerOf(judgeDefault(out, expected))
+}
+
+// judgeDefault returns the default run's check records.
+func judgeDefault(out RunOutcome, expected []string) []result.CheckDetail {
+	text := string(out.Output) + string(out.Stderr)
+	crash := crashOf(out)
+	if crash == "" && out.Exited && out.ExitCode != 0 {
 		crash = fmt.Sprintf("exited with status %d", out.ExitCode)
 	}
 	var missing []string
@@ -329,13 +363,19 @@ func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
 			missing = append(missing, e)
 		}
 	}
-	noCrash := crash == ""
+	if crash == "" && !out.Exited && !out.Stopped && len(missing) > 0 {
+		crash = "hung: still running at the run timeout"
+		if out.Timeout > 0 {
+			crash = fmt.Sprintf("hung: still running at the %s run timeout", out.Timeout)
+		}
+		crash += " without the expected output"
+	}
 	actualCrash := "no crash"
-	if !noCrash {
+	if crash != "" {
 		actualCrash = crash
 	}
 	details := []result.CheckDetail{{
-		CheckName: "runtime_no_crash", Passed: noCrash, Expected: result.Ptr("runs without a fault, a fatal signal or a non-zero exit"),
+		CheckName: "runtime_no_crash", Passed: crash == "", Expected: result.Ptr("runs without a fault, a fatal signal, a non-zero exit or a hang"),
 		Actual: result.Ptr(actualCrash), CheckType: "runtime", Weight: 1,
 	}}
 	if len(expected) > 0 {
@@ -348,16 +388,28 @@ func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
 			Actual: result.Ptr(actual), CheckType: "runtime", Weight: 1,
 		})
 	}
+	return details
+}
+
+// layerOf is the L2 layer of a set of runtime records: failed when one
+// failed, with their messages as the reason.
+func layerOf(details []result.CheckDetail) result.LayerResult {
 	lr := result.LayerResult{Status: result.StatusPassed, Details: details}
-	if !noCrash || len(missing) > 0 {
+	var why []string
+	for _, d := range details {
+		if d.Failed() {
+			switch d.CheckName {
+			case "runtime_no_crash":
+				why = append(why, *d.Actual)
+			case "runtime_expected_output":
+				why = append(why, "expected output "+*d.Actual)
+			default:
+				why = append(why, d.CheckName+": "+*d.Actual)
+			}
+		}
+	}
+	if len(why) > 0 {
 		lr.Status = result.StatusFailed
-		var why []string
-		if !noCrash {
-			why = append(why, crash)
-		}
-		if len(missing) > 0 {
-			why = append(why, "expected output missing: "+strings.Join(missing, " | "))
-		}
 		lr.Reason = strings.Join(why, "; ")
 	}
 	return lr

@@ -145,9 +145,18 @@ func TestJudgeRun(t *testing.T) {
 	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
 	require.Len(t, lr.Details, 2)
 
-	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\n")}, exp)
+	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\n"), Exited: true}, exp)
 	require.Equal(t, result.StatusFailed, lr.Status)
 	require.Equal(t, "expected output missing: presses:", lr.Reason)
+	require.True(t, lr.Details[0].Passed, "a program that ended cleanly did not crash")
+
+	// Still running at the timeout without the expected output: hung, and
+	// never reported as "no crash".
+	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\n"), Timeout: 10 * time.Second}, exp)
+	require.Equal(t, result.StatusFailed, lr.Status)
+	require.Equal(t, "hung: still running at the 10s run timeout without the expected output; expected output missing: presses:", lr.Reason)
+	require.False(t, lr.Details[0].Passed)
+	require.Equal(t, "hung: still running at the 10s run timeout without the expected output", *lr.Details[0].Actual)
 
 	lr = JudgeRun(RunOutcome{Output: []byte("button counter ready\npresses: 1\n>>> ZEPHYR FATAL ERROR 0: CPU exception on CPU 0\n")}, exp)
 	require.Equal(t, result.StatusFailed, lr.Status)

@@ -37,6 +37,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -179,22 +180,22 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 	if board == "" {
 		board = DefaultBoard
 	}
-	expected, err := toolchain.ExpectedOutput(req.Case)
+	plan, err := toolchain.LoadRunPlan(req.Case, true)
 	if err != nil {
 		_ = ws.Close()
 		return toolchain.ErrorLayer(err.Error()), nil
 	}
-	return lr, &artifact{b: b, ws: ws, jail: req.Jail, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, expected: expected}
+	return lr, &artifact{b: b, ws: ws, jail: req.Jail, machine: strings.ReplaceAll(board, "/", "-"), timeout: req.RunTimeout, plan: plan}
 }
 
 // artifact is a built app.elf waiting to run under QEMU.
 type artifact struct {
-	b        *Backend
-	ws       *sandbox.Workspace
-	jail     *sandbox.Jail
-	machine  string
-	timeout  time.Duration
-	expected []string
+	b       *Backend
+	ws      *sandbox.Workspace
+	jail    *sandbox.Jail
+	machine string
+	timeout time.Duration
+	plan    toolchain.RunPlan
 }
 
 // RunArgs is the QEMU command line of a run. -icount makes the guest's clock
@@ -207,28 +208,51 @@ func RunArgs(machine string) []string {
 		"-semihosting-config", "enable=on,target=native", "-kernel", Image}
 }
 
-// Run executes the firmware under QEMU until it exits or the run timeout
-// stops it, and judges its output.
+// UARTArgs is RunArgs for a run that feeds bytes to the UART: the serial
+// port alone on stdio, no monitor multiplexed in (which would take Ctrl-A
+// as its escape).
+func UARTArgs(machine string) []string {
+	return append([]string{"qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none", "-serial", "stdio"}, RunArgs(machine)[4:]...)
+}
+
+// Run executes the firmware under QEMU once for the default run and once
+// per scenario that needs its own run, and judges the runs.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	if refused := toolchain.SemihostingRefusal(a.jail); refused != nil {
 		return *refused
 	}
-	args := RunArgs(a.machine)
-	res, err := a.jail.Run(ctx, sandbox.Spec{Args: args, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	return a.plan.Run(ctx, a.runOnce)
+}
+
+// runOnce boots the firmware until it exits, its timeout stops it or a
+// StopWhenMet scenario's expectations are met.
+func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
+	spec := sandbox.Spec{Args: RunArgs(a.machine), Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout}
+	if sc != nil {
+		if sc.Stdin != nil {
+			spec.Args, spec.Stdin = UARTArgs(a.machine), sc.Stdin
+		}
+		if sc.Timeout > 0 {
+			spec.Timeout = sc.Timeout
+		}
+		if sc.StopWhenMet {
+			spec.Until = sc.Met
+		}
+	}
+	res, err := a.jail.Run(ctx, spec)
+	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {
+		return toolchain.RunOutcome{}, &lr
+	}
 	if err != nil {
-		return toolchain.StartError("qemu-system-arm", err)
+		return fail(toolchain.StartError("qemu-system-arm", err))
 	}
 	if res.Cancelled {
-		return toolchain.ErrorLayer("qemu-system-arm: cancelled")
+		return fail(toolchain.ErrorLayer("qemu-system-arm: cancelled"))
 	}
 	if qemuStartFailure(res) {
-		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+		return fail(toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output)))))
 	}
-	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut, Limit: res.Limit}
-	if out.Exited {
-		out.ExitCode, out.Signal = res.ExitCode, res.Signal
-	}
-	return toolchain.JudgeRun(out, a.expected)
+	return toolchain.OutcomeOf(res, spec.Timeout, false), nil
 }
 
 // Close removes the workspace.

@@ -118,7 +118,7 @@ func TestRunVerdicts(t *testing.T) {
 	tests := []struct {
 		file, reason string
 	}{
-		{"hang.c", "expected output missing: tick ok | elapsed 100 ms"},
+		{"hang.c", "hung: still running at the 2s run timeout without the expected output; expected output missing: tick ok | elapsed 100 ms"},
 		{"hardfault.c", `output contains "HardFault"; expected output missing: elapsed 100 ms`},
 		{"exit3.c", "exited with status 3"},
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 	"github.com/embedeval/embedeval-go/internal/toolchain/buildcache"
 )
@@ -286,9 +287,10 @@ type artifact struct {
 	req     toolchain.Request
 }
 
-// Run boots the firmware on QEMU until it exits or the run timeout stops it.
+// Run boots the firmware on QEMU once for the default run and once per
+// scenario that needs its own run, and judges the runs.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
-	expected, err := toolchain.ExpectedOutput(a.req.Case)
+	plan, err := toolchain.LoadRunPlan(a.req.Case, true)
 	if err != nil {
 		return toolchain.ErrorLayer(err.Error())
 	}
@@ -298,21 +300,37 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 	if refused := toolchain.SemihostingRefusal(a.req.Jail); refused != nil {
 		return *refused
 	}
-	res, err := a.req.Jail.Run(ctx, sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
+	return plan.Run(ctx, a.runOnce)
+}
+
+// runOnce boots the firmware until it exits, its timeout stops it or a
+// StopWhenMet scenario's expectations are met; a scenario's stdin goes to
+// UART0.
+func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
+	spec := sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout}
+	if sc != nil {
+		spec.Stdin = sc.Stdin
+		if sc.Timeout > 0 {
+			spec.Timeout = sc.Timeout
+		}
+		if sc.StopWhenMet {
+			spec.Until = sc.Met
+		}
+	}
+	res, err := a.req.Jail.Run(ctx, spec)
+	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {
+		return toolchain.RunOutcome{}, &lr
+	}
 	if err != nil {
-		return toolchain.StartError("qemu-system-arm", err)
+		return fail(toolchain.StartError("qemu-system-arm", err))
 	}
 	if res.Cancelled {
-		return toolchain.ErrorLayer("qemu-system-arm: cancelled")
+		return fail(toolchain.ErrorLayer("qemu-system-arm: cancelled"))
 	}
 	if qemuStartFailure(res) {
-		return toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output))))
+		return fail(toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output)))))
 	}
-	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut, Limit: res.Limit}
-	if !res.TimedOut {
-		out.Signal = res.Signal
-	}
-	return toolchain.JudgeRun(out, expected)
+	return toolchain.OutcomeOf(res, spec.Timeout, false), nil
 }
 
 // qemuStartFailure reports a run that ended by itself with a non-zero

@@ -241,7 +241,7 @@ func TestRealQEMURunsTheFirmware(t *testing.T) {
 		reason   string
 	}{
 		{"prints and idles until the timeout", nil, "uart echo ready\n", result.StatusPassed, ""},
-		{"expected line missing", nil, "uart echo ready\nqueue created\n", result.StatusFailed, "expected output missing: queue created"},
+		{"expected line missing", nil, "uart echo ready\nqueue created\n", result.StatusFailed, "hung: still running at the 1.5s run timeout without the expected output; expected output missing: queue created"},
 		{"hard fault", []string{"-DFAULT"}, "uart echo ready\n", result.StatusFailed, `output contains "HardFault"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -184,12 +185,12 @@ func (b *Backend) Build(ctx context.Context, req toolchain.Request) (result.Laye
 		_ = ws.Close()
 		return lr, nil
 	}
-	expected, err := toolchain.ExpectedOutput(req.Case)
+	plan, err := toolchain.LoadRunPlan(req.Case, false)
 	if err != nil {
 		_ = ws.Close()
 		return toolchain.ErrorLayer(err.Error()), nil
 	}
-	return lr, &artifact{b: b, ws: ws, jail: req.Jail, timeout: req.RunTimeout, expected: expected}
+	return lr, &artifact{b: b, ws: ws, jail: req.Jail, timeout: req.RunTimeout, plan: plan}
 }
 
 func (b *Backend) build(ctx context.Context, ws *sandbox.Workspace, req toolchain.Request) result.LayerResult {
@@ -269,28 +270,52 @@ func missingPackages(run func(string, []string) (sandbox.Result, *result.LayerRe
 
 // artifact is a built program waiting to run.
 type artifact struct {
-	b        *Backend
-	ws       *sandbox.Workspace
-	jail     *sandbox.Jail
-	timeout  time.Duration
-	expected []string
+	b       *Backend
+	ws      *sandbox.Workspace
+	jail    *sandbox.Jail
+	timeout time.Duration
+	plan    toolchain.RunPlan
 }
 
-// Run executes ./app until it exits or the run timeout stops it (its whole
-// process group), and judges its output.
+// Run executes ./app once for the default run and once per scenario, and
+// judges the runs (toolchain.RunPlan).
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
-	res, err := a.jail.Run(ctx, sandbox.Spec{Args: []string{"./" + Program}, Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout})
+	return a.plan.Run(ctx, a.runOnce)
+}
+
+// runOnce runs ./app until it exits or its timeout stops it (its whole
+// process group). A scenario's run happens in a fresh directory holding its
+// input files, with its arguments, environment and standard input.
+func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
+	spec := sandbox.Spec{Args: []string{"./" + Program}, Dir: a.ws.Dir, Workspace: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout}
+	if sc != nil {
+		dir, err := toolchain.StageScenario(a.ws.Dir, sc)
+		if err != nil {
+			lr := toolchain.ErrorLayer(err.Error())
+			return toolchain.RunOutcome{}, &lr
+		}
+		spec.Dir = dir
+		spec.Args = append([]string{"../" + Program}, sc.Args...)
+		spec.Env = append(spec.Env, sc.SortedEnv()...)
+		spec.Stdin = sc.Stdin
+		spec.SeparateStderr = sc.NeedsSeparateStreams()
+		if sc.Timeout > 0 {
+			spec.Timeout = sc.Timeout
+		}
+		if sc.StopWhenMet {
+			spec.Until = sc.Met
+		}
+	}
+	res, err := a.jail.Run(ctx, spec)
 	if err != nil {
-		return toolchain.StartError("./"+Program, err)
+		lr := toolchain.StartError("./"+Program, err)
+		return toolchain.RunOutcome{}, &lr
 	}
 	if res.Cancelled {
-		return toolchain.ErrorLayer("./" + Program + ": cancelled")
+		lr := toolchain.ErrorLayer("./" + Program + ": cancelled")
+		return toolchain.RunOutcome{}, &lr
 	}
-	out := toolchain.RunOutcome{Output: res.Output, Exited: !res.TimedOut, Limit: res.Limit}
-	if out.Exited {
-		out.ExitCode, out.Signal = res.ExitCode, res.Signal
-	}
-	return toolchain.JudgeRun(out, a.expected)
+	return toolchain.OutcomeOf(res, spec.Timeout, spec.SeparateStderr), nil
 }
 
 // Close removes the workspace.

@@ -25,6 +25,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/platform"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/sandbox"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -224,31 +225,49 @@ type artifact struct {
 	req     toolchain.Request
 }
 
-// Run executes the build until it ends or the run timeout stops it.
+// Run executes the build once for the default run and once per scenario
+// that needs its own run (stdin reaches the console UART of native_sim's
+// and QEMU's stdio), and judges the runs.
 func (a *artifact) Run(ctx context.Context) result.LayerResult {
-	expected, err := toolchain.ExpectedOutput(a.req.Case)
+	plan, err := toolchain.LoadRunPlan(a.req.Case, true)
 	if err != nil {
 		return toolchain.ErrorLayer(err.Error())
 	}
-	step := "west build -t run"
 	if IsNative(a.board) {
-		step = NativeExe
 		if _, err := os.Stat(filepath.Join(a.ws.Dir, filepath.FromSlash(NativeExe))); err != nil {
 			return toolchain.ErrorLayer("zephyr: west build succeeded but left no " + NativeExe)
 		}
 	}
-	res, err := a.req.Jail.Run(ctx, sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout})
+	return plan.Run(ctx, a.runOnce)
+}
+
+// runOnce runs the build until it ends, its timeout stops it or a
+// StopWhenMet scenario's expectations are met.
+func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
+	step := "west build -t run"
+	if IsNative(a.board) {
+		step = NativeExe
+	}
+	spec := sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout}
+	if sc != nil {
+		spec.Stdin = sc.Stdin
+		if sc.Timeout > 0 {
+			spec.Timeout = sc.Timeout
+		}
+		if sc.StopWhenMet {
+			spec.Until = sc.Met
+		}
+	}
+	res, err := a.req.Jail.Run(ctx, spec)
 	if err != nil {
-		return toolchain.StartError(step, err)
+		lr := toolchain.StartError(step, err)
+		return toolchain.RunOutcome{}, &lr
 	}
 	if res.Cancelled {
-		return toolchain.ErrorLayer(step + ": cancelled")
+		lr := toolchain.ErrorLayer(step + ": cancelled")
+		return toolchain.RunOutcome{}, &lr
 	}
-	out := toolchain.RunOutcome{Output: res.Output, ExitCode: res.ExitCode, Exited: !res.TimedOut, Limit: res.Limit}
-	if !res.TimedOut {
-		out.Signal = res.Signal
-	}
-	return toolchain.JudgeRun(out, expected)
+	return toolchain.OutcomeOf(res, spec.Timeout, false), nil
 }
 
 // Close removes the workspace.

@@ -168,7 +168,7 @@ func TestRunVerdicts(t *testing.T) {
 		reason          string
 	}{
 		{"stopped at the timeout", "button counter ready\n", "", true, result.StatusPassed, ""},
-		{"expected line missing", "*** Booting Zephyr OS build v4.1.0 ***\n", "", true, result.StatusFailed, "expected output missing: button counter ready"},
+		{"expected line missing", "*** Booting Zephyr OS build v4.1.0 ***\n", "", true, result.StatusFailed, "hung: still running at the 300ms run timeout without the expected output; expected output missing: button counter ready"},
 		{"fatal error", "button counter ready\n[00:00:00.010,000] <err> os: >>> ZEPHYR FATAL ERROR 0: CPU exception on CPU 0\n", "", true, result.StatusFailed, `output contains ">>> ZEPHYR FATAL ERROR"`},
 		{"exits non-zero", "button counter ready\n", "3", false, result.StatusFailed, "exited with status 3"},
 		{"exits cleanly", "button counter ready\n", "0", false, result.StatusPassed, ""},
