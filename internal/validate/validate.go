@@ -8,6 +8,7 @@ package validate
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pycheck"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/workpool"
 )
 
@@ -246,6 +248,8 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 	}
 	cc, ps := eval.LoadCaseChecks(ctx, rt, c)
 	cr.Problems = append(cr.Problems, ps...)
+	scs, scProblems := scenarioProblems(c)
+	cr.Problems = append(cr.Problems, scProblems...)
 	if c.SDKInferred {
 		cr.Problems = append(cr.Problems, diag.Warnf(filepath.Join(c.Dir, "metadata.yaml"), 1, 1, "metadata",
 			"no sdk field: sdk %q taken from platform %q (the field is required in this project's layout)", c.Meta.SDK, c.Meta.Platform))
@@ -323,8 +327,13 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 		cr.Variants = append(cr.Variants, vr)
 		records = append(records, checkRecords(cc, vres)...)
 	}
+	// A reject may name a scenario run as the check that catches it.
+	rejectKnown := maps.Clone(refChecks)
+	for _, sc := range scs {
+		rejectKnown[sc.CheckName()] = true
+	}
 	for _, path := range c.RejectPaths {
-		rr, ps := judgeReject(ctx, s, variantEv, cc, path, refChecks)
+		rr, ps := judgeReject(ctx, s, variantEv, cc, path, rejectKnown)
 		cr.Rejects = append(cr.Rejects, rr)
 		cr.Problems = append(cr.Problems, ps...)
 	}
@@ -335,8 +344,33 @@ func validateCase(ctx context.Context, env caseEnv, s *checks.Session, e cases.E
 			cr.Problems = append(cr.Problems, *p)
 		}
 	}
+	for _, sc := range scs {
+		d := result.CheckDetail{CheckName: sc.CheckName(), CheckType: "runtime"}
+		if sc.Requirement != "" {
+			d.Requirement = result.Ptr(sc.Requirement)
+		}
+		records = append(records, citedRecord{file: sc.Path, detail: d})
+	}
 	cr.Problems = append(cr.Problems, requirementProblems(c, records, env.requireRequirements)...)
 	return cr
+}
+
+// scenarioProblems loads the case's L2 scenarios (checks/scenarios/) and
+// reports their problems: a file that does not parse, and an input or
+// expectation only a program can have (arguments, environment, files, exit
+// status, separate streams) in a firmware case. Only embedded-linux cases
+// run programs; every other SDK runs firmware, whose console is the UART.
+func scenarioProblems(c *cases.Case) ([]scenario.Scenario, []diag.Problem) {
+	scs, ps := scenario.Load(c.Dir)
+	if c.Meta.SDK == "embedded-linux" {
+		return scs, ps
+	}
+	for _, sc := range scs {
+		if f := sc.ProgramOnly(); f != "" {
+			ps = append(ps, diag.Errorf(sc.Path, 0, 0, scenario.Rule, "%s is for programs; a firmware scenario gives only stdin (the UART) and expect.output", f))
+		}
+	}
+	return scs, ps
 }
 
 // checkRecords returns the L0 and L3 check records of an evaluation, each

@@ -1,6 +1,6 @@
 /* defect: the value is parsed with sscanf("%ld"), which stops at the first non-digit and never checks what follows, so "48250abc" or "48250 x" is accepted as a valid reading.
  * breaks: "It must hold a decimal integer, and nothing may follow the number except the line's newline (which may be missing)."
- * must_fail: end_pointer_validated
+ * must_fail: scenario_trailing_garbage_fails, end_pointer_validated
  */
 #include <errno.h>
 #include <stdio.h>
