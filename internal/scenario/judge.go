@@ -230,6 +230,39 @@ func (p Pattern) checkValues(m []string) string {
 		if why := v.check(m[idx]); why != "" {
 			return label + " " + why
 		}
+		if len(v.SumOf) > 0 {
+			if why := p.checkSum(m, v.SumOf, m[idx]); why != "" {
+				return label + " " + why
+			}
+		}
+	}
+	return ""
+}
+
+// checkSum holds a captured total against the sum of the named groups of
+// the same match.
+func (p Pattern) checkSum(m []string, parts []string, got string) string {
+	total, ok := number(got)
+	if !ok {
+		return fmt.Sprintf("is %s, not a number", quote(got))
+	}
+	sum := 0.0
+	for _, part := range parts {
+		idx, err := strconv.Atoi(part)
+		if err != nil {
+			idx = p.re.SubexpIndex(part)
+		}
+		if idx <= 0 || idx >= len(m) {
+			return fmt.Sprintf("no group %s", part)
+		}
+		x, ok := number(m[idx])
+		if !ok {
+			return fmt.Sprintf("cannot add %s: %s is not a number", part, quote(m[idx]))
+		}
+		sum += x
+	}
+	if total != sum {
+		return fmt.Sprintf("is %s, want the sum of %s = %s", got, strings.Join(parts, " + "), fmtNum(sum))
 	}
 	return ""
 }
@@ -240,6 +273,9 @@ func (v Value) check(got string) string {
 		if got != *v.Equals {
 			return fmt.Sprintf("is %s, want %s", quote(got), quote(*v.Equals))
 		}
+		return ""
+	}
+	if v.Near == nil && v.Min == nil && v.Max == nil {
 		return ""
 	}
 	x, ok := number(got)

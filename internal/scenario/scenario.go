@@ -131,6 +131,9 @@ type Value struct {
 	Tolerance float64
 	// Min and Max bound the value as a number, both included.
 	Min, Max *float64
+	// SumOf names other groups of the same match whose numbers must add
+	// up to this value (a total printed beside its parts).
+	SumOf []string
 }
 
 // rawScenario is the file's YAML shape.
@@ -175,6 +178,7 @@ type rawValue struct {
 	Tolerance *float64 `yaml:"tolerance"`
 	Min       *float64 `yaml:"min"`
 	Max       *float64 `yaml:"max"`
+	SumOf     []string `yaml:"sum_of"`
 }
 
 // namePattern is what a scenario's file name may be: it becomes part of a
@@ -352,17 +356,22 @@ func buildStream(r rawStream) (Stream, string, []string) {
 			if !groups[g] {
 				return st, fmt.Sprintf("pattern %d: values names group %q, which %q does not have", i+1, g, rp.Match), keys
 			}
-			v := Value{Equals: rv.Equals, Near: rv.Near, Min: rv.Min, Max: rv.Max}
+			v := Value{Equals: rv.Equals, Near: rv.Near, Min: rv.Min, Max: rv.Max, SumOf: rv.SumOf}
+			for _, part := range rv.SumOf {
+				if !groups[part] {
+					return st, fmt.Sprintf("pattern %d, value %s: sum_of names group %q, which %q does not have", i+1, g, part, rp.Match), keys
+				}
+			}
 			if rv.Tolerance != nil {
 				if rv.Near == nil || *rv.Tolerance < 0 {
 					return st, fmt.Sprintf("pattern %d, value %s: tolerance needs near and must not be negative", i+1, g), keys
 				}
 				v.Tolerance = *rv.Tolerance
 			}
-			if v.Equals == nil && v.Near == nil && v.Min == nil && v.Max == nil {
-				return st, fmt.Sprintf("pattern %d, value %s: give equals, near (with tolerance), min or max", i+1, g), keys
+			if v.Equals == nil && v.Near == nil && v.Min == nil && v.Max == nil && len(v.SumOf) == 0 {
+				return st, fmt.Sprintf("pattern %d, value %s: give equals, near (with tolerance), min, max or sum_of", i+1, g), keys
 			}
-			if v.Equals != nil && (v.Near != nil || v.Min != nil || v.Max != nil) {
+			if v.Equals != nil && (v.Near != nil || v.Min != nil || v.Max != nil || len(v.SumOf) > 0) {
 				return st, fmt.Sprintf("pattern %d, value %s: equals compares text; do not mix it with numeric rules", i+1, g), keys
 			}
 			if p.Values == nil {

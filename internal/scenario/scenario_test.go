@@ -198,3 +198,14 @@ func TestMetIsTheEarlyStop(t *testing.T) {
 	require.Empty(t, problem)
 	require.False(t, exitOnly.Met([]byte("anything")), "nothing to meet in the output: never stop early")
 }
+
+func TestJudgeSumOf(t *testing.T) {
+	spec := "description: d\nexpect:\n  output:\n    patterns:\n      - match: '(?P<s>\\d+) samples in (?P<p>\\d+) periods, (?P<m>\\d+) missed'\n        values: {s: {equals: \"10\"}, p: {sum_of: [s, m]}}\n"
+	ok, why := judge(t, spec, Outcome{Output: []byte("sampler: 10 samples in 13 periods, 3 missed\n"), Exited: true})
+	require.True(t, ok, why)
+	ok, why = judge(t, spec, Outcome{Output: []byte("sampler: 10 samples in 13 periods, 13 missed\n"), Exited: true})
+	require.False(t, ok)
+	require.Contains(t, why, "p is 13, want the sum of s + m = 23")
+	_, problem := parse(t, "x", "description: d\nexpect:\n  output:\n    patterns:\n      - match: '(a)'\n        values: {\"1\": {sum_of: [z]}}\n")
+	require.Contains(t, problem, `sum_of names group "z"`)
+}

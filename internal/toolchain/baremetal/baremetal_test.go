@@ -2,6 +2,7 @@ package baremetal
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,4 +249,46 @@ func BenchmarkTimer001(b *testing.B) {
 func unconfined(r toolchain.Request) toolchain.Request {
 	r.Jail = sandbox.Unconfined()
 	return r
+}
+
+// TestScenarioFeedsTheUART boots the firmware once per scenario that needs
+// a run of its own: the bytes a scenario gives reach the CMSDK UART's
+// receiver, and a firmware that never prints what a scenario wants is
+// reported as hung. (Which runs are shared is TestRunPlanSharesRuns.)
+func TestScenarioFeedsTheUART(t *testing.T) {
+	requireTools(t, true)
+	src := loadCase(t, "../../../cases/baremetal/uart-002")
+	dir := t.TempDir()
+	for _, f := range []string{"Makefile", "startup.c", "mps2_an385.ld"} {
+		data, err := os.ReadFile(filepath.Join(src.Dir, f))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "checks", "scenarios"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "checks", "expected_output.txt"), []byte("ready\n"), 0o644))
+	for name, text := range map[string]string{
+		"echo": "description: a line sent to the UART comes back upper-cased\nstdin: \"abc\\nxy\\n\"\nstop_when_met: true\n" +
+			"expect: {output: {lines: [ready, \"got: ABC\", \"got: XY\"]}}\n",
+		"same_as_default": "description: judged on the default run\nexpect: {output: {lines: [ready], absent: [got]}}\n",
+		"never_printed":   "description: wants a line the firmware never prints\nstdin: \"q\\n\"\ntimeout: 2s\nexpect: {output: {lines: [\"got: Z\"]}}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "checks", "scenarios", name+".yaml"), []byte(text), 0o644))
+	}
+	c := &cases.Case{Entry: cases.Entry{Dir: dir}, ExpectedOutputPath: filepath.Join(dir, "checks", "expected_output.txt")}
+	lr, art := New().Build(context.Background(), request(c, readFile(t, filepath.Join("testdata", "firmware", "uart_echo.c")), 3*time.Second))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	defer func() { require.NoError(t, art.Close()) }()
+	run := art.Run(context.Background())
+	got := map[string]string{}
+	for _, d := range run.Details {
+		got[d.CheckName] = fmt.Sprintf("%v %s", d.Passed, *d.Actual)
+	}
+	require.Equal(t, map[string]string{
+		"runtime_no_crash":         "true no crash",
+		"runtime_expected_output":  "true all present",
+		"scenario_echo":            "true as expected",
+		"scenario_same_as_default": "true as expected",
+		"scenario_never_printed":   `false hung: still running at the 2s run timeout without the expected output; output: no line "got: Z" (in order)`,
+	}, got)
+	require.Equal(t, result.StatusFailed, run.Status)
 }

@@ -3,6 +3,7 @@ package userspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -300,4 +301,89 @@ func BenchmarkGpioEventLoop(b *testing.B) {
 			}
 		}
 	})
+}
+
+// scenarioProgram reads its first argument's file, an environment variable
+// and standard input, and hangs when the file says so: every input a
+// scenario can give, and a hang.
+const scenarioProgram = `#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+	char line[64] = "";
+	FILE *f = fopen(argc > 1 ? argv[1] : "in.txt", "r");
+	if (!f) { fprintf(stderr, "%s: cannot open\n", argc > 1 ? argv[1] : "in.txt"); return 1; }
+	if (!fgets(line, sizeof line, f)) line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	if (strcmp(line, "hang") == 0) for (;;) pause();
+	char in[64] = "";
+	if (!fgets(in, sizeof in, stdin)) strcpy(in, "none\n");
+	const char *mode = getenv("SCALE");
+	printf("value: %.1f\n", atof(line) * (mode ? atof(mode) : 1.0));
+	printf("stdin: %s", in);
+	return 0;
+}
+`
+
+func writeScenario(t *testing.T, caseDir, name, text string) {
+	t.Helper()
+	dir := filepath.Join(caseDir, "checks", "scenarios")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(text), 0o644))
+}
+
+// TestScenarioRuns builds one program and runs it once per scenario: each
+// run gets its own files, arguments, environment and standard input, is
+// judged on its own, and a run that never exits is reported as hung.
+func TestScenarioRuns(t *testing.T) {
+	requireTools(t)
+	dir := t.TempDir()
+	writeScenario(t, dir, "args_env_stdin", `description: the argument names the file; SCALE multiplies; stdin is echoed
+args: ["data/v.txt"]
+env: {SCALE: "2"}
+stdin: "hello\n"
+files: {data/v.txt: "21.25\n", in.txt: "0\n"}
+expect:
+  exit_code: 0
+  stdout:
+    lines: ["value: 42.5", "stdin: hello"]
+    patterns: [{match: 'value: (\S+)', values: {"1": {near: 42.5, tolerance: 0.05}}}]
+  stderr: {empty: true}
+`)
+	writeScenario(t, dir, "default_file", `description: without arguments it reads in.txt of its own directory
+files: {in.txt: "7\n"}
+expect: {exit_code: 0, output: {lines: ["value: 7.0", "stdin: none"]}}
+`)
+	writeScenario(t, dir, "missing_file", `description: a missing file is an error naming it
+expect: {exit_code: 1, stdout: {empty: true}, stderr: {contains: ["in.txt: cannot open"]}}
+`)
+	writeScenario(t, dir, "wrong_value", `description: a value the program does not print fails with the line it did print
+files: {in.txt: "3\n"}
+expect: {output: {patterns: [{match: 'value: (\S+)', values: {"1": {near: 4, tolerance: 0.5}}}]}}
+`)
+	writeScenario(t, dir, "hangs", `description: a program that never exits is hung
+files: {in.txt: "hang\n"}
+timeout: 500ms
+expect: {exit_code: 0}
+`)
+	c := &cases.Case{Entry: cases.Entry{Dir: dir}}
+	lr, art := New().Build(context.Background(), request(c, scenarioProgram, 5*time.Second))
+	require.Equal(t, result.StatusPassed, lr.Status, lr.Reason)
+	defer func() { require.NoError(t, art.Close()) }()
+	run := art.Run(context.Background())
+	require.Equal(t, result.StatusFailed, run.Status)
+	got := map[string]string{}
+	for _, d := range run.Details {
+		got[d.CheckName] = fmt.Sprintf("%v %s", d.Passed, *d.Actual)
+	}
+	require.Equal(t, map[string]string{
+		"scenario_args_env_stdin": "true as expected",
+		"scenario_default_file":   "true as expected",
+		"scenario_missing_file":   "true as expected",
+		"scenario_wrong_value":    `false output: /value: (\S+)/: line "value: 3.0": group 1 is 3.0, want 4 ± 0.5`,
+		"scenario_hangs":          "false hung: still running at the 500ms run timeout (the program must exit by itself)",
+	}, got, "no default run without expected_output.txt: only the scenarios")
+	require.Equal(t, `scenario_hangs: hung: still running at the 500ms run timeout (the program must exit by itself); scenario_wrong_value: output: /value: (\S+)/: line "value: 3.0": group 1 is 3.0, want 4 ± 0.5`, run.Reason)
 }

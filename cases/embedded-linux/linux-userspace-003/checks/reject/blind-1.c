@@ -1,6 +1,6 @@
 /* defect: the sd_notify result is misread as negative meaning "no service manager", so standalone runs (return 0) print "readiness reported" and real errors are never sent to stderr.
  * breaks: "When no service manager is listening, print exactly `configd: no service manager, running standalone` to standard output and carry on; when the notification was delivered, print `configd: readiness reported`."
- * must_fail: L2, notify_result_distinguishes_standalone
+ * must_fail: L2, notify_result_distinguishes_standalone, scenario_standalone_without_manager
  */
 #include <stdio.h>
 #include <stdlib.h>
