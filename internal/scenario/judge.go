@@ -89,6 +89,8 @@ func (s Scenario) Judge(o Outcome) result.CheckDetail {
 		fails = append(fails, fmt.Sprintf("hung: still running at the %s run timeout (the program must exit by itself)", o.Timeout))
 	case timedOut && len(unmet) > 0:
 		fails = append(fails, fmt.Sprintf("hung: still running at the %s run timeout without the expected output", o.Timeout))
+	case timedOut && s.Expect.ExitCode != nil:
+		fails = append(fails, fmt.Sprintf("hung: still running at the %s run timeout, want it to end with status %d", o.Timeout, *s.Expect.ExitCode))
 	}
 	fails = append(fails, unmet...)
 	if s.Expect.ExitCode != nil && o.Exited && o.Signal == "" && o.ExitCode != *s.Expect.ExitCode {

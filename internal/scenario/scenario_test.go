@@ -179,6 +179,13 @@ func TestJudgeReportsHangsNeverAsClean(t *testing.T) {
 	require.False(t, ok)
 	require.Equal(t, `hung: still running at the 5s run timeout without the expected output; output: no line "done" (in order)`, why)
 
+	firmwareExit := "description: d\nexpect:\n  exit_code: 0\n  output: {lines: [done]}\n"
+	ok, why = judge(t, firmwareExit, Outcome{Output: []byte("done\n"), Firmware: true, Timeout: 5 * time.Second})
+	require.False(t, ok, "a firmware asked to end the run itself must not keep running")
+	require.Equal(t, "hung: still running at the 5s run timeout, want it to end with status 0", why)
+	ok, _ = judge(t, firmwareExit, Outcome{Output: []byte("done\n"), Firmware: true, Exited: true})
+	require.True(t, ok)
+
 	ok, why = judge(t, program, Outcome{Output: []byte("done\n"), Exited: true, Crash: `output contains "Segmentation fault"`})
 	require.False(t, ok)
 	require.Equal(t, `crashed: output contains "Segmentation fault"`, why)

@@ -45,7 +45,7 @@ func LoadRunPlan(c *cases.Case, firmware bool) (RunPlan, error) {
 	if firmware {
 		for _, s := range scs {
 			if f := s.ProgramOnly(); f != "" {
-				return RunPlan{}, fmt.Errorf("%s: %s is for programs; a firmware scenario gives only stdin (the UART) and expect.output [%s]", s.Path, f, scenario.Rule)
+				return RunPlan{}, fmt.Errorf("%s: %s is for programs; a firmware scenario gives only stdin (the UART) and judges expect.output and expect.exit_code [%s]", s.Path, f, scenario.Rule)
 			}
 		}
 	}

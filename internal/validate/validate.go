@@ -367,7 +367,7 @@ func scenarioProblems(c *cases.Case) ([]scenario.Scenario, []diag.Problem) {
 	}
 	for _, sc := range scs {
 		if f := sc.ProgramOnly(); f != "" {
-			ps = append(ps, diag.Errorf(sc.Path, 0, 0, scenario.Rule, "%s is for programs; a firmware scenario gives only stdin (the UART) and expect.output", f))
+			ps = append(ps, diag.Errorf(sc.Path, 0, 0, scenario.Rule, "%s is for programs; a firmware scenario gives only stdin (the UART) and judges expect.output and expect.exit_code", f))
 		}
 	}
 	return scs, ps

@@ -1,6 +1,6 @@
 /* defect: main's return value is discarded and the handler parks the core in a WFI loop instead of calling exit(), so the QEMU session never ends and no exit status is reported.
  * breaks: "When `main` returns, the program ends with `main`'s return value as the exit status."
- * must_fail: main_status_passed_to_exit
+ * must_fail: main_status_passed_to_exit, scenario_ends_with_main_status
  */
 #include <stddef.h>
 #include <stdint.h>

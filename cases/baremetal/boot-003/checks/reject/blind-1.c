@@ -1,6 +1,6 @@
 /* defect: the RAM vector table is aligned to only 128 bytes although a 48-entry (192-byte) table needs 256-byte alignment for VTOR on the Cortex-M3.
  * breaks: "The copy must be a valid table for the Cortex-M3 and every exception that was handled before the switch must still reach the same handler afterwards."
- * must_fail: ram_vector_table_aligned
+ * must_fail: ram_vector_table_aligned, scenario_ram_table_aligned_256
  */
 /*
  * Relocate the Cortex-M3 vector table to RAM and install a PendSV handler

@@ -1,6 +1,6 @@
 /* defect: pool_free derives the block index by integer division without checking that the offset is a multiple of the stride, so an interior pointer frees its containing block and returns 0.
  * breaks: "`-1` when `p` is not a block address this pool hands out"
- * must_fail: free_rejects_interior_pointers
+ * must_fail: free_rejects_interior_pointers, scenario_invalid_free_rejected
  */
 /*
  * Static fixed-block allocator, bare-metal Cortex-M3 (mps2-an385, semihosting).
