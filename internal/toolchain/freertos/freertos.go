@@ -153,9 +153,12 @@ func BuildArgs(kernel string) []string {
 
 // RunArgs is the L2 command line, run in the workspace: the machine of the
 // board, UART0 on stdout, no monitor on stdin, semihosting so that a
-// firmware may end the run itself.
+// firmware may end the run itself, and an instruction-counted clock
+// (-icount, 16 ns an instruction, as the bare-metal backend) so that tick
+// counts and elapsed times a firmware prints do not depend on host load.
 func RunArgs(board string) []string {
 	return []string{"qemu-system-arm", "-M", board, "-nographic", "-monitor", "none", "-serial", "stdio",
+		"-icount", "shift=4,align=off,sleep=off",
 		"-semihosting-config", "enable=on,target=native", "-kernel", Firmware}
 }
 
