@@ -285,7 +285,7 @@ func TestStandInQEMU(t *testing.T) {
 		lr, cl := run(t, func(bin string) { write(t, filepath.Join(bin, "qemu-system-arm.log"), "uart echo ready\r\n") })
 		require.Equal(t, result.StatusPassed, lr.Status, "%s", lr.Reason)
 		require.Equal(t, []string{"qemu-system-arm", "-M", "mps2-an385", "-nographic", "-monitor", "none", "-serial", "stdio",
-			"-semihosting-config", "enable=on,target=native", "-kernel", "app.elf"}, cl.argv)
+			"-icount", "shift=4,align=off,sleep=off", "-semihosting-config", "enable=on,target=native", "-kernel", "app.elf"}, cl.argv)
 		require.Equal(t, sandboxEnv(cl.cwd, map[string]string{"PATH": cl.env["PATH"]}), cl.env, "QEMU gets neither secrets nor SDK variables")
 		require.NotContains(t, strings.Join(cl.argv, " "), "ghs_")
 	})
