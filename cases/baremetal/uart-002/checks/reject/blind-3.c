@@ -1,6 +1,6 @@
 /* defect: uart0_puts emits the newline before the carriage return ("\n\r") instead of the required "\r\n".
  * breaks: "`void uart0_puts(const char *s)`: send a NUL-terminated string, sending every `\n` as `\r\n`."
- * must_fail: puts_sends_cr_before_lf
+ * must_fail: puts_sends_cr_before_lf, scenario_newline_sent_as_crlf
  */
 #include <stdint.h>
 #include <stdlib.h>

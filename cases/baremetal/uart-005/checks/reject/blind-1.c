@@ -1,6 +1,6 @@
 /* defect: uart_write restarts the idle transmitter (enables TXIE, writes DATA, then advances tx_tail) without masking interrupts, so the TX interrupt raised by that DATA write can run the handler before tx_tail is advanced and the same byte is sent again (tx_tail can then run past tx_head).
  * breaks: "Every byte `uart_write` accepts is transmitted exactly once and in order, without further calls to `uart_write`, whatever the moment at which the transmit interrupt arrives."
- * must_fail: tx_kick_race_free, ring_index_ownership
+ * must_fail: tx_kick_race_free, ring_index_ownership, scenario_every_byte_once_in_order
  */
 #include <stdint.h>
 #include <stddef.h>
