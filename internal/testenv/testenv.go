@@ -67,3 +67,13 @@ func SDK(t testing.TB, env, marker, why string) string {
 	t.Skip(msg)
 	return ""
 }
+
+// PkgConfig skips (fails under RequireEnv) the test when pkg-config does not
+// know the package pkg, naming its Debian package and why the test needs it.
+func PkgConfig(t testing.TB, pkg, debianPackage, why string) {
+	t.Helper()
+	pc := Tool(t, "pkg-config", "pkg-config", why)
+	if err := exec.Command(pc, "--exists", "--", pkg).Run(); err != nil {
+		Missing(t, "pkg-config package "+pkg+" is not installed (Debian package "+debianPackage+"); "+why)
+	}
+}

@@ -31,6 +31,7 @@ func TestLocalPlatformsForReal(t *testing.T) {
 	testenv.Tool(t, "arm-none-eabi-gcc", "gcc-arm-none-eabi", "it builds the bare-metal cases")
 	testenv.Tool(t, "qemu-system-arm", "qemu-system-arm", "it runs the bare-metal cases")
 	testenv.Tool(t, "pkg-config", "pkg-config", "it finds libgpiod for the userspace case")
+	testenv.PkgConfig(t, "libgpiod", "libgpiod-dev", "linux-userspace-002 links it")
 	reg, err := platform.Default()
 	require.NoError(t, err)
 	d := toolchain.New(reg, toolchain.Options{RequireBuild: true, RequireRun: true, Jail: toolchaintest.Jail(t)}, backends.All()...)
