@@ -9,6 +9,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/scenario"
 )
 
@@ -146,4 +147,22 @@ func writeNew(p string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// WithScenario returns spec with what a scenario gives every kind of run:
+// its standard input (the console UART of a firmware), its timeout when it
+// sets one, and the early stop of a StopWhenMet scenario. A nil scenario
+// (the default run) leaves spec as it is.
+func WithScenario(spec sandbox.Spec, sc *scenario.Scenario) sandbox.Spec {
+	if sc == nil {
+		return spec
+	}
+	spec.Stdin = sc.Stdin
+	if sc.Timeout > 0 {
+		spec.Timeout = sc.Timeout
+	}
+	if sc.StopWhenMet {
+		spec.Until = sc.Met
+	}
+	return spec
 }

@@ -228,16 +228,9 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 // StopWhenMet scenario's expectations are met.
 func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
 	spec := sandbox.Spec{Args: RunArgs(a.machine), Dir: a.ws.Dir, Env: a.b.env(a.ws.Dir), Timeout: a.timeout}
-	if sc != nil {
-		if sc.Stdin != nil {
-			spec.Args, spec.Stdin = UARTArgs(a.machine), sc.Stdin
-		}
-		if sc.Timeout > 0 {
-			spec.Timeout = sc.Timeout
-		}
-		if sc.StopWhenMet {
-			spec.Until = sc.Met
-		}
+	spec = toolchain.WithScenario(spec, sc)
+	if spec.Stdin != nil {
+		spec.Args = UARTArgs(a.machine)
 	}
 	res, err := a.jail.Run(ctx, spec)
 	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {

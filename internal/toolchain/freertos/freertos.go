@@ -311,15 +311,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 // UART0.
 func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
 	spec := sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout}
-	if sc != nil {
-		spec.Stdin = sc.Stdin
-		if sc.Timeout > 0 {
-			spec.Timeout = sc.Timeout
-		}
-		if sc.StopWhenMet {
-			spec.Until = sc.Met
-		}
-	}
+	spec = toolchain.WithScenario(spec, sc)
 	res, err := a.req.Jail.Run(ctx, spec)
 	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {
 		return toolchain.RunOutcome{}, &lr

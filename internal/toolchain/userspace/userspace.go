@@ -297,14 +297,8 @@ func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchai
 		spec.Dir = dir
 		spec.Args = append([]string{"../" + Program}, sc.Args...)
 		spec.Env = append(spec.Env, sc.SortedEnv()...)
-		spec.Stdin = sc.Stdin
 		spec.SeparateStderr = sc.NeedsSeparateStreams()
-		if sc.Timeout > 0 {
-			spec.Timeout = sc.Timeout
-		}
-		if sc.StopWhenMet {
-			spec.Until = sc.Met
-		}
+		spec = toolchain.WithScenario(spec, sc)
 	}
 	res, err := a.jail.Run(ctx, spec)
 	if err != nil {

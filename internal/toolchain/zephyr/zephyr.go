@@ -249,15 +249,7 @@ func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchai
 		step = NativeExe
 	}
 	spec := sandbox.Spec{Args: RunArgs(a.board), Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout}
-	if sc != nil {
-		spec.Stdin = sc.Stdin
-		if sc.Timeout > 0 {
-			spec.Timeout = sc.Timeout
-		}
-		if sc.StopWhenMet {
-			spec.Until = sc.Met
-		}
-	}
+	spec = toolchain.WithScenario(spec, sc)
 	res, err := a.req.Jail.Run(ctx, spec)
 	if err != nil {
 		lr := toolchain.StartError(step, err)
