@@ -166,3 +166,35 @@ func WithScenario(spec sandbox.Spec, sc *scenario.Scenario) sandbox.Spec {
 	}
 	return spec
 }
+
+// RunQEMU runs a qemu-system-arm command line (spec) in the jail and
+// returns its outcome. Cancellation and QEMU refusing to start the firmware
+// (QEMUStartFailure) are errors of ours, never the firmware's.
+func RunQEMU(ctx context.Context, jail *sandbox.Jail, spec sandbox.Spec) (RunOutcome, *result.LayerResult) {
+	fail := func(lr result.LayerResult) (RunOutcome, *result.LayerResult) { return RunOutcome{}, &lr }
+	res, err := jail.Run(ctx, spec)
+	if err != nil {
+		return fail(StartError("qemu-system-arm", err))
+	}
+	if res.Cancelled {
+		return fail(ErrorLayer("qemu-system-arm: cancelled"))
+	}
+	if QEMUStartFailure(res) {
+		return fail(ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output)))))
+	}
+	return OutcomeOf(res, spec.Timeout, false), nil
+}
+
+// QEMUStartFailure reports whether a run that ended by itself with a
+// non-zero status began with QEMU's own diagnostic ("qemu-system-arm:
+// unsupported machine type", "could not load kernel"): QEMU refused to start
+// the firmware, which is ours to fix, not the firmware's. (A firmware
+// printing that very line first could pass its crash off as an error; it
+// would gain nothing but a run left out of the score.)
+func QEMUStartFailure(res sandbox.Result) bool {
+	if res.TimedOut || res.Stopped || res.ExitCode == 0 || res.Signal != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(res.Output)), "\n")
+	return strings.HasPrefix(first, "qemu-system-arm: ")
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/sandbox"
 	"github.com/embedeval/embedeval-go/internal/scenario"
 )
 
@@ -94,4 +95,17 @@ func TestLoadRunPlanRefusesProgramInputsForFirmware(t *testing.T) {
 	bad := scenarioCase(t, "", map[string]string{"bad": "description: d\nexpect:\n  output: {nope: 1}\n"})
 	_, err = LoadRunPlan(bad, false)
 	require.ErrorContains(t, err, "bad.yaml:3:")
+}
+
+func TestQEMUStartFailure(t *testing.T) {
+	refused := sandbox.Result{ExitCode: 1, Output: []byte("qemu-system-arm: unsupported machine type\nUse -machine help to list supported machines\n")}
+	require.True(t, QEMUStartFailure(refused))
+	for name, res := range map[string]sandbox.Result{
+		"firmware spoke first": {ExitCode: 1, Output: []byte("boot\nqemu-system-arm: something\n")},
+		"clean exit":           {ExitCode: 0, Output: refused.Output},
+		"timed out":            {ExitCode: 1, TimedOut: true, Output: refused.Output},
+		"killed":               {ExitCode: -1, Signal: "killed", Output: refused.Output},
+	} {
+		require.False(t, QEMUStartFailure(res), name)
+	}
 }

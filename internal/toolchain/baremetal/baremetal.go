@@ -232,35 +232,8 @@ func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchai
 	if spec.Stdin != nil {
 		spec.Args = UARTArgs(a.machine)
 	}
-	res, err := a.jail.Run(ctx, spec)
-	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {
-		return toolchain.RunOutcome{}, &lr
-	}
-	if err != nil {
-		return fail(toolchain.StartError("qemu-system-arm", err))
-	}
-	if res.Cancelled {
-		return fail(toolchain.ErrorLayer("qemu-system-arm: cancelled"))
-	}
-	if qemuStartFailure(res) {
-		return fail(toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output)))))
-	}
-	return toolchain.OutcomeOf(res, spec.Timeout, false), nil
+	return toolchain.RunQEMU(ctx, a.jail, spec)
 }
 
 // Close removes the workspace.
 func (a *artifact) Close() error { return a.ws.Close() }
-
-// qemuStartFailure reports whether a run that ended with a non-zero status
-// began with QEMU's own diagnostic ("qemu-system-arm: unsupported machine
-// type", "could not load kernel"): QEMU refused to start the firmware, which
-// is ours to fix, not the firmware's. (Firmware printing that very line
-// first could pass its crash off as an error; it would gain nothing but a
-// run left out of the score.)
-func qemuStartFailure(res sandbox.Result) bool {
-	if res.ExitCode == 0 || res.TimedOut || res.Signal != "" {
-		return false
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(res.Output)), "\n")
-	return strings.HasPrefix(first, "qemu-system-arm: ")
-}

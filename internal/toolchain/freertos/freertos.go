@@ -312,36 +312,7 @@ func (a *artifact) Run(ctx context.Context) result.LayerResult {
 func (a *artifact) runOnce(ctx context.Context, sc *scenario.Scenario) (toolchain.RunOutcome, *result.LayerResult) {
 	spec := sandbox.Spec{Args: a.args, Dir: a.ws.Dir, Env: a.env, Timeout: a.timeout}
 	spec = toolchain.WithScenario(spec, sc)
-	res, err := a.req.Jail.Run(ctx, spec)
-	fail := func(lr result.LayerResult) (toolchain.RunOutcome, *result.LayerResult) {
-		return toolchain.RunOutcome{}, &lr
-	}
-	if err != nil {
-		return fail(toolchain.StartError("qemu-system-arm", err))
-	}
-	if res.Cancelled {
-		return fail(toolchain.ErrorLayer("qemu-system-arm: cancelled"))
-	}
-	if qemuStartFailure(res) {
-		return fail(toolchain.ErrorLayer(fmt.Sprintf("qemu-system-arm did not start the firmware (exit %d): %s", res.ExitCode, strings.TrimSpace(string(res.Output)))))
-	}
-	return toolchain.OutcomeOf(res, spec.Timeout, false), nil
-}
-
-// qemuStartFailure reports a run that ended by itself with a non-zero
-// status having printed only QEMU's own diagnostics: QEMU refused the
-// machine or the kernel file, which is not the firmware's doing.
-func qemuStartFailure(res sandbox.Result) bool {
-	if res.TimedOut || res.ExitCode == 0 || res.Signal != "" {
-		return false
-	}
-	lines := strings.Split(strings.TrimSpace(string(res.Output)), "\n")
-	for _, l := range lines {
-		if !strings.HasPrefix(l, "qemu-system-arm: ") {
-			return false
-		}
-	}
-	return len(lines) > 0 && lines[0] != ""
+	return toolchain.RunQEMU(ctx, a.req.Jail, spec)
 }
 
 // Close removes the workspace.
