@@ -154,6 +154,24 @@ func TestReportIsDeterministic(t *testing.T) {
 	require.Contains(t, errOut, "reporting the latest run, r2 (started ", "r2 started last (or in the same second, and sorts after r1)")
 	require.FileExists(t, filepath.Join(dir, "runs", "r2", "summary.json"))
 
+	// report keeps the settings the run recorded: a run at temperature 0.5
+	// is not rewritten as a run at 0.
+	code, _, errOut = runCLI(t, "run", "--cases", badCorpus, "--case", "timer-001", "--model", "reference", "--output-dir", dir, "--run-id", "r3", "--temperature", "0.5")
+	require.Equal(t, ExitOK, code, errOut)
+	temperature := func() float64 {
+		data, err := os.ReadFile(filepath.Join(dir, "runs", "r3", "summary.json"))
+		require.NoError(t, err)
+		var s struct {
+			Temperature float64 `json:"temperature"`
+		}
+		require.NoError(t, json.Unmarshal(data, &s))
+		return s.Temperature
+	}
+	require.Equal(t, 0.5, temperature())
+	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", dir, "--run-id", "r3")
+	require.Equal(t, ExitOK, code, errOut)
+	require.Equal(t, 0.5, temperature(), "report keeps the run's recorded temperature")
+
 	code, _, errOut = runCLI(t, "report", "--cases", badCorpus, "--results", t.TempDir())
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, errOut, "no run to report under ")

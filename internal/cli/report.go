@@ -74,7 +74,13 @@ files. The case metadata (categories, tiers) comes from --cases. Without
 					return usageError(fmt.Errorf("--generated: %w", err))
 				}
 			}
-			warnings, err := writeReports(resultsDir, runID, sel, when, 0)
+			// The run's own settings, not this command's: a run at
+			// temperature 0.5 stays at 0.5 in its regenerated summary.
+			recorded, _, err := publish.RecordedOptions(resultsDir, runID)
+			if err != nil {
+				return err
+			}
+			warnings, err := writeReports(resultsDir, runID, sel, when, recorded.Temperature)
 			if err != nil {
 				return err
 			}

@@ -189,6 +189,26 @@ func LatestRun(resultsDir string) (id string, started time.Time, ok bool, err er
 	return last.id, last.manifest.StartedAt, true, nil
 }
 
+// RecordedOptions returns the options the run resultsDir/runs/<runID>
+// recorded in its run.json, so reports regenerated later state the run's
+// own settings (its temperature, say); ok is false when the run has no
+// run.json (results written by another tool).
+func RecordedOptions(resultsDir, runID string) (opts runner.RunOptions, ok bool, err error) {
+	path := filepath.Join(resultsDir, "runs", runID, runner.ManifestFile)
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return runner.RunOptions{}, false, nil
+	}
+	if err != nil {
+		return runner.RunOptions{}, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	var m runner.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return runner.RunOptions{}, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return m.Options, true, nil
+}
+
 // storedRuns lists the runs under resultsDir/runs/ that have a manifest and
 // a results.jsonl, except exclude, in start order (ties by run id).
 func storedRuns(resultsDir, exclude string) ([]storedRun, error) {
