@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/spf13/pflag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,7 +100,7 @@ func runLocalPipeline(cmd *cobra.Command, f *localFlags) error {
 		var n int
 		var err error
 		if f.isolate {
-			err = runShardProcess(cmd, f, planPath, j.Index, path)
+			err = runShardProcess(cmd, planPath, j.Index, path)
 		} else {
 			n, err = runShard(cmd, &f.runFlags, planPath, j.Index, path)
 		}
@@ -129,33 +130,16 @@ func runLocalPipeline(cmd *cobra.Command, f *localFlags) error {
 	return nil
 }
 
-// runShardProcess runs one shard as `<this binary> run --plan ...`. Only the
-// corpus, registry, jail and cache flags are passed on; the plan sets the
-// rest.
-func runShardProcess(cmd *cobra.Command, f *localFlags, planPath string, n int, artifact string) error {
+// runShardProcess runs one shard as `<this binary> run --plan ...` with
+// the argv of shardArgs.
+func runShardProcess(cmd *cobra.Command, planPath string, n int, artifact string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find this binary: %w", err)
 	}
-	args := []string{"run", "--plan", planPath, "--shard", strconv.Itoa(n), "--artifact", artifact,
-		"--cases", f.corpus.casesDir, "--jobs", strconv.Itoa(f.jobs), "--cache-dir", f.cacheDir}
-	if f.corpus.privateDir != "" {
-		args = append(args, "--private-cases", f.corpus.privateDir)
-	}
-	if f.tc.platformsFile != "" {
-		args = append(args, "--platforms", f.tc.platformsFile)
-	}
-	if f.tc.jailMode != "" {
-		args = append(args, "--jail", f.tc.jailMode)
-	}
-	if f.tc.allowUnjailed {
-		args = append(args, "--allow-unjailed")
-	}
-	if f.noCache {
-		args = append(args, "--no-cache")
-	}
-	if f.python.allow {
-		args = append(args, "--allow-python-checks", "--python", f.python.python)
+	args, err := shardArgs(cmd, planPath, n, artifact)
+	if err != nil {
+		return err
 	}
 	var stderr bytes.Buffer
 	c := exec.CommandContext(cmd.Context(), exe, args...)
@@ -171,4 +155,38 @@ func runShardProcess(cmd *cobra.Command, f *localFlags, planPath string, n int, 
 		return fmt.Errorf("%s %v: %w", exe, args, err)
 	}
 	return nil
+}
+
+// shardArgs is the argv of one isolated shard: `run --plan --shard
+// --artifact` plus every flag given to this pipeline command that `run`
+// also has, except those the plan owns (planOwnedFlags), so the child
+// evaluates exactly as the in-process shard would (--require-layers, the
+// timeouts, the check limits, --base-url, --context-pack and any flag added
+// later). Values are passed as --name=value, a list flag once per element.
+func shardArgs(cmd *cobra.Command, planPath string, n int, artifact string) ([]string, error) {
+	args := []string{"run", "--plan", planPath, "--shard", strconv.Itoa(n), "--artifact", artifact}
+	run := newRunCommand()
+	owned := map[string]bool{"plan": true, "shard": true, "artifact": true}
+	for _, name := range planOwnedFlags() {
+		owned[name] = true
+	}
+	var problem error
+	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
+		target := run.Flags().Lookup(fl.Name)
+		if owned[fl.Name] || target == nil || (!fl.Changed && fl.Value.String() == target.DefValue) {
+			return
+		}
+		if target.Value.Type() != fl.Value.Type() && problem == nil {
+			problem = fmt.Errorf("--%s is a %s here and a %s in run: cannot pass it to an isolated shard", fl.Name, fl.Value.Type(), target.Value.Type())
+			return
+		}
+		if sv, ok := fl.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				args = append(args, "--"+fl.Name+"="+v)
+			}
+			return
+		}
+		args = append(args, "--"+fl.Name+"="+fl.Value.String())
+	})
+	return args, problem
 }
