@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
 	"image/color"
 	"io"
 	"math"
@@ -172,36 +173,10 @@ func WriteFiles(dir string, rep *score.Report) ([]string, error) {
 	return names, nil
 }
 
-// writeFileAtomic writes data to path through a synced temporary file in the
-// same directory renamed over path: readers see the old file or the new
-// one, never a part.
+// writeFileAtomic writes data to path atomically (atomicfile.WriteFile).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("chart: write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("chart: write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("chart: write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("chart: write %s: %w", path, err)
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("chart: %w", err)
 	}
 	return nil
 }

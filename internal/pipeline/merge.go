@@ -1,13 +1,13 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -225,38 +225,15 @@ func Merge(ctx context.Context, o MergeOptions) (*MergeOutcome, error) {
 // (the bytes runner.WriteResults writes), through a buffer: 100,000 results
 // are one write call per megabyte, not one per line.
 func writeResults(path string, rs []result.EvalResult) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	enc := json.NewEncoder(bw)
-	for i := range rs {
-		if err := enc.Encode(&rs[i]); err != nil {
-			tmp.Close()
-			return fmt.Errorf("write %s: %w", path, err)
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for i := range rs {
+			if err := enc.Encode(&rs[i]); err != nil {
+				return err
+			}
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 func writeJSON(path string, v any) error {

@@ -2,7 +2,7 @@ package report
 
 import (
 	"fmt"
-	"os"
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
 	"path/filepath"
 	"strings"
 
@@ -82,40 +82,6 @@ func checkRunID(id string) error {
 	return nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory (synced, then renamed over path), creating the directory when
-// needed. Readers see the old file or the new one, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// WriteFileAtomic writes data to path atomically, creating the directory
+// when needed (atomicfile.WriteFile).
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }

@@ -190,7 +190,7 @@ func OpenArchive(outputDir string, m Manifest, warn func(string)) (*Archive, err
 			return nil, err
 		}
 	}
-	if err := writeAtomic(manifestPath, func(f *os.File) error {
+	if err := writeAtomic(manifestPath, func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
 		return enc.Encode(a.manifest)

@@ -15,8 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
+	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -498,7 +499,7 @@ func turnCount(agent bool, turns int) int {
 // WriteResults writes one JSON record per line to path atomically (a
 // temporary file in the same directory, then a rename).
 func WriteResults(path string, results []result.EvalResult) error {
-	return writeAtomic(path, func(f *os.File) error {
+	return writeAtomic(path, func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		for _, r := range results {
 			if err := enc.Encode(r); err != nil {
@@ -509,33 +510,9 @@ func WriteResults(path string, results []result.EvalResult) error {
 	})
 }
 
-// writeAtomic writes path through a temporary file in its directory, synced
-// and renamed over it.
-func writeAtomic(path string, write func(*os.File) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+// writeAtomic writes path atomically (atomicfile.Write).
+func writeAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, write)
 }
 
 // Summary counts a run's verdicts; errors are kept out of the pass rate.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func (t Tracker) Record(runID string, sel []*cases.Case, rs []result.EvalResult)
 
 // Save writes <outputDir>/test_tracker.json atomically (sorted keys).
 func (t Tracker) Save(outputDir string) error {
-	return writeAtomic(filepath.Join(outputDir, TrackerFile), func(f *os.File) error {
+	return writeAtomic(filepath.Join(outputDir, TrackerFile), func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
 		return enc.Encode(t)

@@ -52,7 +52,7 @@ func TestHitAndMiss(t *testing.T) {
 
 	key := Key(id, req)
 	require.FileExists(t, filepath.Join(dir, key[:2], key+".json"))
-	leftovers, err := filepath.Glob(filepath.Join(dir, key[:2], ".tmp-*"))
+	leftovers, err := filepath.Glob(filepath.Join(dir, key[:2], ".*.tmp-*"))
 	require.NoError(t, err)
 	require.Empty(t, leftovers, "no temporary files left behind")
 }
