@@ -1,28 +1,25 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
+
+	"github.com/embedeval/embedeval-go/internal/llm/replay"
 )
 
-// ReplayRecord is one model reply in the replay JSONL format.
-type ReplayRecord struct {
-	CaseID       string `json:"case_id"`
-	Attempt      int    `json:"attempt"`
-	Turn         int    `json:"turn"`
-	Model        string `json:"model"`
-	Reply        string `json:"reply"`
-	InputTokens  int    `json:"input_tokens"`
-	OutputTokens int    `json:"output_tokens"`
-}
+// ReplayRecord is one model reply in the replay JSONL format: the entry the
+// replay model reads back (package replay), cost included, so a replayed
+// run costs what the recorded one did.
+type ReplayRecord = replay.Entry
 
-// ReplayLog appends replay records to a file, one JSON line each.
+// ReplayLog appends replay records to a file, one JSON line each, through
+// replay's one writer.
 type ReplayLog struct {
 	mu   sync.Mutex
 	path string
 	f    *os.File
+	w    *replay.Writer
 	err  error
 }
 
@@ -32,7 +29,7 @@ func OpenReplayLog(path string) (*ReplayLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open replay record %s: %w", path, err)
 	}
-	return &ReplayLog{path: path, f: f}, nil
+	return &ReplayLog{path: path, f: f, w: replay.NewWriter(f)}, nil
 }
 
 // Write appends one record. The first error is kept and returned by Close.
@@ -42,12 +39,8 @@ func (l *ReplayLog) Write(r ReplayRecord) {
 	if l.err != nil {
 		return
 	}
-	line, err := json.Marshal(r)
-	if err == nil {
-		_, err = l.f.Write(append(line, '\n'))
-	}
-	if err != nil {
-		l.err = fmt.Errorf("write replay record %s: %w", l.path, err)
+	if err := l.w.Append(r); err != nil {
+		l.err = fmt.Errorf("%s: %w", l.path, err)
 	}
 }
 

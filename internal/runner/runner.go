@@ -456,7 +456,7 @@ func (x *executor) run(ctx context.Context, s *checks.Session, t task) result.Ev
 			break
 		}
 		x.replies(ReplayRecord{CaseID: c.Meta.ID, Attempt: t.key.Attempt, Turn: turn, Model: t.model.Name(),
-			Reply: reply.Text, InputTokens: reply.Usage.InputTokens, OutputTokens: reply.Usage.OutputTokens})
+			Reply: reply.Text, InputTokens: reply.Usage.InputTokens, OutputTokens: reply.Usage.OutputTokens, CostUSD: reply.CostUSD})
 		res = x.ev.Evaluate(ctx, s, t.cc, llm.ExtractFor(reply.Text, kind), eval.Subject{Model: t.key.Model, Attempt: t.key.Attempt})
 		res.Scenario, res.Mutation = base.Scenario, base.Mutation
 		res.FeedbackRounds, res.Turns = feedbackCount(agent, turn), turnCount(agent, turn+1)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/embedeval/embedeval-go/internal/llm/replay"
 	"os"
 	"path/filepath"
 	"strings"
@@ -461,9 +462,28 @@ func TestReplayLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "replay.jsonl")
 	l, err := OpenReplayLog(path)
 	require.NoError(t, err)
-	l.Write(ReplayRecord{CaseID: "a", Attempt: 1, Turn: 0, Model: "m", Reply: "x", InputTokens: 3, OutputTokens: 4})
+	l.Write(ReplayRecord{CaseID: "a", Attempt: 1, Turn: 0, Model: "m", Reply: "x", InputTokens: 3, OutputTokens: 4, CostUSD: 0.0125})
+	l.Write(ReplayRecord{CaseID: "a", Attempt: 1, Turn: 1, Model: "m", Reply: "y", InputTokens: 5, OutputTokens: 6})
 	require.NoError(t, l.Close())
-	require.Equal(t, []string{`{"case_id":"a","attempt":1,"turn":0,"model":"m","reply":"x","input_tokens":3,"output_tokens":4}`}, readLines(t, path))
+	require.Equal(t, []string{
+		`{"case_id":"a","attempt":1,"model":"m","reply":"x","input_tokens":3,"output_tokens":4,"cost_usd":0.0125}`,
+		`{"case_id":"a","attempt":1,"turn":1,"model":"m","reply":"y","input_tokens":5,"output_tokens":6}`,
+	}, readLines(t, path))
+	// The replay model reads the cost back: a replayed run costs what the
+	// recorded one did, not $0.
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	entries, err := replay.Parse(f, path, 0)
+	require.NoError(t, err)
+	require.Equal(t, 0.0125, entries[replay.Key{CaseID: "a", Attempt: 1, Turn: 0}].CostUSD)
+
+	// A record the replay model could not read back is refused, and the
+	// error is kept for Close.
+	bad, err := OpenReplayLog(filepath.Join(t.TempDir(), "bad.jsonl"))
+	require.NoError(t, err)
+	bad.Write(ReplayRecord{CaseID: "a", Attempt: 0})
+	require.ErrorContains(t, bad.Close(), "attempt is 0")
 }
 
 func TestSensitivity(t *testing.T) {
