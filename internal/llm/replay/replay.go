@@ -181,13 +181,14 @@ func Parse(r io.Reader, name string, maxReply int64) (map[Key]Entry, error) {
 
 // Model answers from a replay file. It is safe for concurrent use.
 type Model struct {
-	spec    string
+	name    string
 	path    string
 	entries map[Key]Entry
 }
 
-// Open loads a replay file; spec is the Model's Name and maxReply the reply
-// cap (see Parse).
+// Open loads a replay file; spec names the Model unless its entries all
+// record one model name (recordedName), and maxReply is the reply cap (see
+// Parse).
 func Open(spec, path string, maxReply int64) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -198,11 +199,32 @@ func Open(spec, path string, maxReply int64) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	return &Model{spec: spec, path: path, entries: entries}, nil
+	return &Model{name: recordedName(entries, spec), path: path, entries: entries}, nil
 }
 
-// Name is the model spec.
-func (m *Model) Name() string { return m.spec }
+// recordedName is the model name every entry records, so leaderboards and
+// charts name a replayed model as the recorded run did (not by the replay
+// file's path); spec when the entries name none or several models.
+func recordedName(entries map[Key]Entry, spec string) string {
+	name := ""
+	for _, e := range entries {
+		switch {
+		case e.Model == "":
+			return spec
+		case name == "":
+			name = e.Model
+		case name != e.Model:
+			return spec
+		}
+	}
+	if name == "" {
+		return spec
+	}
+	return name
+}
+
+// Name is the model name the entries record (all the same), else the spec.
+func (m *Model) Name() string { return m.name }
 
 // Len returns how many replies the file holds.
 func (m *Model) Len() int { return len(m.entries) }

@@ -134,3 +134,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestNameIsTheRecordedModel: a replay file whose entries all record one
+// model is named by it (leaderboards, PR bodies and charts then show the
+// model, not the file's path); mixed or missing names keep the spec.
+func TestNameIsTheRecordedModel(t *testing.T) {
+	one := write(t, `{"case_id":"a","attempt":1,"model":"openai:gpt-4o","reply":"x","input_tokens":1,"output_tokens":1}
+{"case_id":"b","attempt":1,"model":"openai:gpt-4o","reply":"y","input_tokens":1,"output_tokens":1}
+`)
+	m, err := Open("replay:"+one, one, 0)
+	require.NoError(t, err)
+	require.Equal(t, "openai:gpt-4o", m.Name())
+
+	mixed := write(t, `{"case_id":"a","attempt":1,"model":"openai:gpt-4o","reply":"x","input_tokens":1,"output_tokens":1}
+{"case_id":"b","attempt":1,"model":"anthropic:claude","reply":"y","input_tokens":1,"output_tokens":1}
+`)
+	m, err = Open("replay:"+mixed, mixed, 0)
+	require.NoError(t, err)
+	require.Equal(t, "replay:"+mixed, m.Name())
+
+	empty := write(t, "")
+	m, err = Open("replay:"+empty, empty, 0)
+	require.NoError(t, err)
+	require.Equal(t, "replay:"+empty, m.Name())
+}
