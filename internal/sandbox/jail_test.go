@@ -408,6 +408,12 @@ func TestJailPassesStdinAndKeepsStderrApart(t *testing.T) {
 			require.Equal(t, 1, res.ExitCode)
 			require.Equal(t, "got x\n", string(res.Output))
 			require.Equal(t, "bad\n", string(res.Stderr))
+
+			res, err = j.Run(context.Background(), Spec{Args: []string{"sh", "-c", "echo ready; read a; echo got $a"}, Dir: ws.Dir,
+				Env: Env(ws.Dir, nil), Timeout: 10 * time.Second, Stdin: []byte("y\n"),
+				StdinWhen: func(out []byte) bool { return strings.Contains(string(out), "ready") }})
+			require.NoError(t, err)
+			require.Equal(t, "ready\ngot y\n", string(res.Output), "input held back until the banner reaches the jailed process")
 		})
 	}
 }

@@ -54,6 +54,11 @@ type Spec struct {
 	// Stdin, when non-nil, is written to the process's standard input,
 	// which is then closed; nil gives it no input (/dev/null).
 	Stdin []byte
+	// StdinWhen, when set, holds Stdin back until it answers true for the
+	// output kept so far (a firmware's "ready" banner): input sent before a
+	// program can read it would test its start-up, not its behaviour. If
+	// it never answers true, the process sees no input and no end of file.
+	StdinWhen func(output []byte) bool
 	// SeparateStderr keeps standard error apart: Result.Output then holds
 	// standard output only and Result.Stderr standard error (each capped
 	// at MaxOutput).
@@ -144,7 +149,20 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 		cmd.Env = []string{}
 	}
 	cmd.Stdin = nil
-	if spec.Stdin != nil {
+	var stdinW *os.File
+	switch {
+	case spec.Stdin != nil && spec.StdinWhen != nil:
+		// A pipe of our own, written once the output says so; the child
+		// gets its read end directly, so Wait never waits for our writer.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("sandbox: stdin pipe: %w", err)
+		}
+		defer r.Close()
+		defer w.Close()
+		cmd.Stdin, stdinW = r, w
+		out.stdinWhen, out.stdinReady = spec.StdinWhen, make(chan struct{})
+	case spec.Stdin != nil:
 		cmd.Stdin = bytes.NewReader(spec.Stdin)
 	}
 	cmd.Stdout = out
@@ -164,6 +182,11 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	if stdinW != nil {
+		finished := make(chan struct{})
+		defer close(finished)
+		go feedWhenReady(stdinW, spec.Stdin, out.stdinReady, finished)
+	}
 
 	var timeout <-chan time.Time
 	if spec.Timeout > 0 {
@@ -284,6 +307,10 @@ type cappedBuffer struct {
 	// first true answer closes satisfied.
 	until     func([]byte) bool
 	satisfied chan struct{}
+	// stdinWhen, when set, is asked the same way; its first true answer
+	// closes stdinReady.
+	stdinWhen  func([]byte) bool
+	stdinReady chan struct{}
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
@@ -292,6 +319,9 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	if b.until != nil {
 		defer b.askUntil()
+	}
+	if b.stdinWhen != nil {
+		defer b.askStdinWhen()
 	}
 	headCap := b.limit / 2
 	if room := headCap - b.head.Len(); room > 0 {
@@ -318,6 +348,26 @@ func (b *cappedBuffer) askUntil() {
 		close(b.satisfied)
 		b.until = nil
 	}
+}
+
+// askStdinWhen closes stdinReady once stdinWhen accepts the head; the
+// caller holds the lock.
+func (b *cappedBuffer) askStdinWhen() {
+	if b.stdinWhen(b.head.Bytes()) {
+		close(b.stdinReady)
+		b.stdinWhen = nil
+	}
+}
+
+// feedWhenReady writes data to w and closes it once ready is closed, or
+// just closes it when the run has finished first.
+func feedWhenReady(w *os.File, data []byte, ready, finished <-chan struct{}) {
+	select {
+	case <-ready:
+		_, _ = w.Write(data) // a process that stopped reading is judged by its output
+	case <-finished:
+	}
+	w.Close()
 }
 
 func (b *cappedBuffer) bytes() ([]byte, bool) {

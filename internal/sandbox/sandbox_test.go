@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"github.com/embedeval/embedeval-go/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,4 +202,27 @@ func TestUntilStopsTheRunOnceSatisfied(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.Stopped, "a predicate never satisfied does not stop the run")
 	require.True(t, res.OK())
+}
+
+func TestStdinWhenHoldsInputBackUntilTheOutputSaysSo(t *testing.T) {
+	bash := testenv.Tool(t, "bash", "bash", "the probe script reads with a timeout")
+	dir := t.TempDir()
+	script := "if read -r -t 0.3 a; then echo early $a; fi; echo ready; read -r b; echo got $b"
+	run := func(when func([]byte) bool) string {
+		res, err := Unconfined().Run(context.Background(), Spec{Args: []string{bash, "-c", script}, Dir: dir, Env: Env(dir, nil),
+			Timeout: 10 * time.Second, Stdin: []byte("x\n"), StdinWhen: when})
+		require.NoError(t, err)
+		require.True(t, res.OK(), "%s", res.Output)
+		return string(res.Output)
+	}
+	require.Equal(t, "early x\nready\ngot\n", run(nil), "without StdinWhen the input is there from the start")
+	require.Equal(t, "ready\ngot x\n", run(func(out []byte) bool { return strings.Contains(string(out), "ready\n") }))
+
+	// Never ready: the process sees no input and no end of file, and the
+	// run ends at its timeout as usual.
+	res, err := Unconfined().Run(context.Background(), Spec{Args: []string{"sh", "-c", "read a; echo got $a"}, Dir: dir, Env: Env(dir, nil),
+		Timeout: 300 * time.Millisecond, Stdin: []byte("x\n"), StdinWhen: func([]byte) bool { return false }})
+	require.NoError(t, err)
+	require.True(t, res.TimedOut)
+	require.Empty(t, res.Output)
 }

@@ -64,6 +64,11 @@ type Scenario struct {
 	// Stdin is the program's standard input, or the bytes fed to the
 	// firmware's console UART; nil means none.
 	Stdin []byte
+	// StdinAfter, when set, holds Stdin back until the output contains
+	// this text (a "ready" banner the prompt asks for), so the input tests
+	// the behaviour the prompt states, not what happens to bytes that
+	// arrive during start-up.
+	StdinAfter string
 	// Files are written, relative to the run's working directory, before
 	// the run (programs only); keys are clean relative slash paths.
 	Files map[string][]byte
@@ -145,6 +150,7 @@ type rawScenario struct {
 	Args        []string          `yaml:"args"`
 	Env         map[string]string `yaml:"env"`
 	Stdin       *string           `yaml:"stdin"`
+	StdinAfter  string            `yaml:"stdin_after"`
 	Files       map[string]string `yaml:"files"`
 	Timeout     string            `yaml:"timeout"`
 	RunsForever bool              `yaml:"runs_forever"`
@@ -270,6 +276,12 @@ func Parse(file string, data []byte) (Scenario, []diag.Problem) {
 	if raw.Stdin != nil {
 		s.Stdin = []byte(*raw.Stdin)
 		total += len(s.Stdin)
+	}
+	if raw.StdinAfter != "" {
+		if raw.Stdin == nil {
+			return fail(line("stdin_after"), "stdin_after: there is no stdin to hold back")
+		}
+		s.StdinAfter = raw.StdinAfter
 	}
 	for k, v := range raw.Env {
 		if !envNamePattern.MatchString(k) || reservedEnv[k] || strings.HasPrefix(k, "GITHUB_") {

@@ -1,6 +1,7 @@
 package toolchain
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -150,7 +151,8 @@ func writeNew(p string, data []byte) error {
 }
 
 // WithScenario returns spec with what a scenario gives every kind of run:
-// its standard input (the console UART of a firmware), its timeout when it
+// its standard input (the console UART of a firmware), held back until the
+// output shows stdin_after when the scenario sets it, its timeout when it
 // sets one, and the early stop of a StopWhenMet scenario. A nil scenario
 // (the default run) leaves spec as it is.
 func WithScenario(spec sandbox.Spec, sc *scenario.Scenario) sandbox.Spec {
@@ -158,6 +160,9 @@ func WithScenario(spec sandbox.Spec, sc *scenario.Scenario) sandbox.Spec {
 		return spec
 	}
 	spec.Stdin = sc.Stdin
+	if after := sc.StdinAfter; after != "" {
+		spec.StdinWhen = func(out []byte) bool { return bytes.Contains(out, []byte(after)) }
+	}
 	if sc.Timeout > 0 {
 		spec.Timeout = sc.Timeout
 	}

@@ -1,6 +1,6 @@
 /* defect: the NVIC priority byte is written with the unshifted value 7, whose set bits fall in the unimplemented low bits, so IRQ 0 stays at priority 0, above configMAX_SYSCALL_INTERRUPT_PRIORITY, and the first xStreamBufferSendFromISR call trips configASSERT.
  * breaks: "`UART0RX_IRQHandler` passes the received bytes to a task through a FreeRTOS stream buffer with 128 bytes of storage."
- * must_fail: rx_irq_priority_configured
+ * must_fail: L2, rx_irq_priority_configured
  */
 /*
  * UART0 line reader for QEMU mps2-an385 (Cortex-M3) on FreeRTOS V11.1.0.

@@ -1,6 +1,6 @@
 /* defect: the stream buffer trigger level is 16 bytes, so a reader blocked on an empty buffer is not woken until 16 bytes have arrived (short lines wait forever while idle).
  * breaks: "The task must be woken as soon as any byte is available, must not spend CPU time while nothing arrives, and must run as soon as the interrupt that delivered data returns."
- * must_fail: stream_trigger_level_valid
+ * must_fail: L2, stream_trigger_level_valid
  */
 /*
  * UART0 line reader for QEMU mps2-an385 (Cortex-M3) on FreeRTOS V11.1.0.

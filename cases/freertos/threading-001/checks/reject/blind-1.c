@@ -1,6 +1,6 @@
 /* defect: the UART0 IRQ priority is written unshifted (5 instead of 5 << 5), so with 3 implemented bits it reads back as 0, above configMAX_SYSCALL_INTERRUPT_PRIORITY, and the FromISR call trips configASSERT.
  * breaks: "`UART0RX_IRQHandler` hands every received byte to a task through a FreeRTOS queue of 64 bytes."
- * must_fail: rx_irq_priority_configured
+ * must_fail: L2, rx_irq_priority_configured
  */
 #include <stdint.h>
 #include "FreeRTOS.h"

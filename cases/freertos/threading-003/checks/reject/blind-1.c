@@ -1,6 +1,6 @@
 /* defect: xEventGroupWaitBits is called with xClearOnExit = pdFALSE and nothing clears the bits afterwards, so after the first rendezvous every later cycle reuses stale reports and runs back-to-back.
  * breaks: "A readiness report must be consumed by the cycle that used it."
- * must_fail: wait_clears_bits_on_exit
+ * must_fail: wait_clears_bits_on_exit, scenario_cycle_uses_fresh_reports
  */
 /*
  * Event-group rendezvous: a controller task runs a cycle only when both the
