@@ -58,7 +58,7 @@ sent anywhere. Exit code 1 when some results could not be evaluated.`,
 	fl.IntVar(&f.samples, "samples", 1, "attempts per case")
 	fl.StringVar(&f.scenario, "scenario", "generation", "generation or bugfix")
 	fl.IntVar(&f.feedbackRounds, "feedback-rounds", 0, "compiler-feedback rounds after an L0 or L1 failure")
-	fl.IntVar(&f.maxJobs, "max-jobs", 8, "most shards")
+	fl.IntVar(&f.maxJobs, "max-jobs", 8, "most shards (raised by itself to one per image × model group when not given)")
 	fl.StringVar(&f.outputDir, "output-dir", filepath.Join(".cache", "embedeval", "pipeline"), "where plan.json, artifacts/, results/ and pr_body.md go")
 	fl.StringVar(&f.timingsPath, "timings", "", "recorded durations for planning (default <output-dir>/results/timings.json)")
 	fl.StringVar(&f.runID, "run-id", "", "run id (default: plan-<plan hash>)")
@@ -84,6 +84,17 @@ func runLocalPipeline(cmd *cobra.Command, f *localFlags) error {
 		maxJobs: f.maxJobs, planPath: planPath, timingsPath: timings,
 	}
 	p, err := makePlan(cmd, &sf)
+	var few *pipeline.TooFewJobsError
+	if errors.As(err, &few) {
+		// Every image × model group needs a shard of its own: without an
+		// explicit --max-jobs, take as many as that; a limit the user set
+		// below it is theirs to raise.
+		if cmd.Flags().Changed("max-jobs") {
+			return usageError(fmt.Errorf("--max-jobs %d is below the minimum for this selection: %d image × model groups need at least %d shards", few.MaxJobs, few.Groups, few.Groups))
+		}
+		sf.maxJobs = few.Groups
+		p, err = makePlan(cmd, &sf)
+	}
 	if err != nil {
 		return err
 	}

@@ -237,3 +237,27 @@ func TestIsolatedShardKeepsEveryFlag(t *testing.T) {
 		require.Equal(t, fl.Value.String(), target.Value.String(), "--%s", fl.Name)
 	})
 }
+
+// TestLocalPipelinePicksEnoughShards: two models over cases of six images
+// are twelve image × model groups, more than the default eight shards;
+// without --max-jobs the pipeline takes twelve, and a limit the user sets
+// below that is a usage error naming the minimum.
+func TestLocalPipelinePicksEnoughShards(t *testing.T) {
+	sel := "timer-001,uart-001,kconfig-001,threading-001,adc-004,yocto-001"
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "pipeline", "--local", "--cases", bundledCorpus, "--case", sel, "--model", "reference", "--model", "mock",
+		"--layers", "L0", "--output-dir", dir)
+	require.Equal(t, ExitOK, code, out+errOut)
+	data, err := os.ReadFile(filepath.Join(dir, "plan.json"))
+	require.NoError(t, err)
+	var plan struct {
+		Jobs []json.RawMessage `json:"jobs"`
+	}
+	require.NoError(t, json.Unmarshal(data, &plan))
+	require.Equal(t, 12, len(plan.Jobs), "one shard per image × model group")
+
+	code, _, errOut = runCLI(t, "pipeline", "--local", "--cases", bundledCorpus, "--case", sel, "--model", "reference", "--model", "mock",
+		"--layers", "L0", "--output-dir", t.TempDir(), "--max-jobs", "4")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, errOut, "--max-jobs 4 is below the minimum for this selection: 12 image × model groups need at least 12 shards")
+}

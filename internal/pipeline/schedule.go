@@ -142,7 +142,7 @@ func Allot(groups [][]float64, maxJobs int) ([][]Bin, error) {
 		used++
 	}
 	if used > maxJobs {
-		return nil, fmt.Errorf("%d image × model groups need at least %d jobs; --max-jobs is %d", used, used, maxJobs)
+		return nil, &TooFewJobsError{Groups: used, MaxJobs: maxJobs}
 	}
 	stuck := make([]bool, len(groups))
 	for used < maxJobs {
@@ -221,4 +221,17 @@ func CountSplit(groups [][]float64, maxJobs int) [][]Bin {
 		}
 	}
 	return out
+}
+
+// TooFewJobsError is Allot's error when there are more image × model groups
+// than jobs: every group needs a job of its own (a job runs in one image).
+type TooFewJobsError struct {
+	// Groups is the number of groups, the fewest jobs that can work.
+	Groups int
+	// MaxJobs is the limit that was given.
+	MaxJobs int
+}
+
+func (e *TooFewJobsError) Error() string {
+	return fmt.Sprintf("%d image × model groups need at least %d jobs; --max-jobs is %d", e.Groups, e.Groups, e.MaxJobs)
 }
