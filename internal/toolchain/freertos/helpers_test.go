@@ -9,7 +9,9 @@ import (
 
 // The shared stand-in helpers, under the names this package's tests use.
 
-func loadCase(t testing.TB, dir string) *cases.Case { return tt.LoadCase(t, dir) }
+// loadCase loads a copy without the case's scenario runs: these tests count
+// QEMU runs and time the default one.
+func loadCase(t testing.TB, dir string) *cases.Case { return tt.LoadCaseWithoutScenarios(t, dir) }
 func read(t testing.TB, path string) string         { return tt.Read(t, path) }
 func write(t testing.TB, path, content string)      { tt.Write(t, path, content) }
 func standIn(t testing.TB, names ...string) string  { return tt.StandIn(t, names...) }

@@ -39,6 +39,20 @@ func LoadCase(t testing.TB, dir string) *cases.Case {
 	return c
 }
 
+// LoadCaseWithoutScenarios loads a copy of the case in dir without its
+// checks/scenarios/, for backend tests that count runs or time the default
+// run: the scenario runs are the concern of the scenario tests.
+func LoadCaseWithoutScenarios(t testing.TB, dir string) *cases.Case {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	require.NoError(t, err)
+	cp := filepath.Join(t.TempDir(), filepath.Base(filepath.Dir(abs)), filepath.Base(abs))
+	require.NoError(t, os.MkdirAll(filepath.Dir(cp), 0o755))
+	require.NoError(t, os.CopyFS(cp, os.DirFS(abs)))
+	require.NoError(t, os.RemoveAll(filepath.Join(cp, "checks", "scenarios")))
+	return LoadCase(t, cp)
+}
+
 // Read returns a file's content.
 func Read(t testing.TB, path string) string {
 	t.Helper()
