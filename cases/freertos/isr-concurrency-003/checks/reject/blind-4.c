@@ -1,3 +1,7 @@
+/* defect: UART0RX_IRQHandler drains the data register first and writes INTCLEAR only afterwards, so a byte that arrives between the last RX-full test and the clear loses its interrupt and reception stalls for good (found by the UART scenario runs; moved from accept/blind-1.c).
+ * breaks: "The task must be woken as soon as any byte is available"
+ * must_fail: L2, rx_interrupt_cleared_before_drain
+ */
 /*
  * UART0 line reader for QEMU mps2-an385 (Cortex-M3) on FreeRTOS V11.1.0.
  *
