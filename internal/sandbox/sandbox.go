@@ -63,10 +63,10 @@ type Spec struct {
 	// standard output only and Result.Stderr standard error (each capped
 	// at MaxOutput).
 	SeparateStderr bool
-	// Until, when set, is asked after each write with the output kept so
-	// far (Result.Output's head); once it answers true the process group
-	// is stopped as on a timeout and Result.Stopped is set. It must be
-	// cheap and must not keep the slice.
+	// Until, when set, is asked every 20 ms, while the output grows, with
+	// the output kept so far (Result.Output's head); once it answers true
+	// the process group is stopped as on a timeout and Result.Stopped is
+	// set. It must not keep the slice.
 	Until func(output []byte) bool
 }
 
@@ -132,10 +132,9 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 		maxOut = DefaultMaxOutput
 	}
 	out := &cappedBuffer{limit: maxOut}
-	var satisfied chan struct{}
+	var satisfied, stdinReady chan struct{}
 	if spec.Until != nil {
 		satisfied = make(chan struct{})
-		out.until, out.satisfied = spec.Until, satisfied
 	}
 	errOut := out
 	if spec.SeparateStderr {
@@ -161,7 +160,7 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 		defer r.Close()
 		defer w.Close()
 		cmd.Stdin, stdinW = r, w
-		out.stdinWhen, out.stdinReady = spec.StdinWhen, make(chan struct{})
+		stdinReady = make(chan struct{})
 	case spec.Stdin != nil:
 		cmd.Stdin = bytes.NewReader(spec.Stdin)
 	}
@@ -182,10 +181,17 @@ func run(ctx context.Context, spec Spec, opts runOptions) (Result, error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	finished := make(chan struct{})
+	defer close(finished)
 	if stdinW != nil {
-		finished := make(chan struct{})
-		defer close(finished)
-		go feedWhenReady(stdinW, spec.Stdin, out.stdinReady, finished)
+		go feedWhenReady(stdinW, spec.Stdin, stdinReady, finished)
+	}
+	if satisfied != nil || stdinReady != nil {
+		var when func([]byte) bool
+		if stdinReady != nil {
+			when = spec.StdinWhen
+		}
+		go watchOutput(out, spec.Until, when, satisfied, stdinReady, finished)
 	}
 
 	var timeout <-chan time.Time
@@ -303,26 +309,13 @@ type cappedBuffer struct {
 	head    bytes.Buffer
 	tail    []byte
 	dropped bool
-	// until, when set, is asked after each write that grows the head; the
-	// first true answer closes satisfied.
-	until     func([]byte) bool
-	satisfied chan struct{}
-	// stdinWhen, when set, is asked the same way; its first true answer
-	// closes stdinReady.
-	stdinWhen  func([]byte) bool
-	stdinReady chan struct{}
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := len(p)
-	if b.until != nil {
-		defer b.askUntil()
-	}
-	if b.stdinWhen != nil {
-		defer b.askStdinWhen()
-	}
+
 	headCap := b.limit / 2
 	if room := headCap - b.head.Len(); room > 0 {
 		take := min(room, len(p))
@@ -341,21 +334,58 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// askUntil closes satisfied once until accepts the head; the caller holds
-// the lock.
-func (b *cappedBuffer) askUntil() {
-	if b.until(b.head.Bytes()) {
-		close(b.satisfied)
-		b.until = nil
-	}
+// outputPoll is how often a run's output is shown to Spec.Until and
+// Spec.StdinWhen: polling bounds their cost (a firmware writing its UART a
+// byte at a time would otherwise have them rescan the output per byte) and
+// keeps them off the writer's path.
+const outputPoll = 20 * time.Millisecond
+
+// ask calls f with the head kept so far and its length, under the lock.
+func (b *cappedBuffer) ask(f func([]byte) bool) (bool, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return f(b.head.Bytes()), b.head.Len()
 }
 
-// askStdinWhen closes stdinReady once stdinWhen accepts the head; the
-// caller holds the lock.
-func (b *cappedBuffer) askStdinWhen() {
-	if b.stdinWhen(b.head.Bytes()) {
-		close(b.stdinReady)
-		b.stdinWhen = nil
+// headLen is the length of the head kept so far.
+func (b *cappedBuffer) headLen() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.head.Len()
+}
+
+// watchOutput polls out until stop: it closes stdinReady once stdinWhen
+// accepts the output and satisfied once until does (either may be nil),
+// asking only when the output has grown.
+func watchOutput(out *cappedBuffer, until, stdinWhen func([]byte) bool, satisfied, stdinReady chan struct{}, stop <-chan struct{}) {
+	t := time.NewTicker(outputPoll)
+	defer t.Stop()
+	seen := -1
+	for until != nil || stdinWhen != nil {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		if n := out.headLen(); n == seen {
+			continue
+		}
+		if stdinWhen != nil {
+			if ok, n := out.ask(stdinWhen); ok {
+				close(stdinReady)
+				stdinWhen = nil
+			} else {
+				seen = n
+			}
+		}
+		if until != nil {
+			if ok, n := out.ask(until); ok {
+				close(satisfied)
+				until = nil
+			} else {
+				seen = n
+			}
+		}
 	}
 }
 
