@@ -9,6 +9,7 @@
 package publish
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/embedeval/embedeval-go/internal/analysis"
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/chart"
 	"github.com/embedeval/embedeval-go/internal/mdescape"
@@ -39,8 +41,9 @@ func lookupOf(corpus []*cases.Case) score.Lookup {
 	return score.LookupFrom(metas)
 }
 
-// WriteReports scores runs/<runID>/results.jsonl under resultsDir against the
-// corpus metadata and writes every report of the run: summary.json,
+// WriteReports scores runs/<runID>/results.jsonl (or, in a checkout without
+// it, the committed verdicts.jsonl) under resultsDir against the corpus
+// metadata and writes every report of the run: summary.json,
 // per_check_metrics.json, LEADERBOARD.md (with its charts),
 // LEADERBOARD_PER_CHECK.md, report.md, SAFE_GUIDE.md, TEST_RESULTS.md,
 // history.json, calibration and ablation. It returns the scorer's warnings.
@@ -48,7 +51,10 @@ func lookupOf(corpus []*cases.Case) score.Lookup {
 // reads results without their code. A zero generated time leaves the
 // timestamp out, so that the same input gives byte-identical files.
 func WriteReports(resultsDir, runID string, corpus []*cases.Case, generated time.Time, temperature float64) ([]string, error) {
-	path := filepath.Join(resultsDir, "runs", runID, runner.ResultsFile)
+	path, err := scoredResultsPath(resultsDir, runID)
+	if err != nil {
+		return nil, err
+	}
 	started, err := manifestStart(resultsDir, runID)
 	if err != nil {
 		return nil, err
@@ -115,13 +121,18 @@ func writeRunReports(resultsDir, runID string, corpus []*cases.Case, generated, 
 	}
 	sc := score.New(lookup)
 	col := analysis.NewCollector(lookup)
+	var verdicts []result.EvalResult
 	warnings, err := feed(func(r result.EvalResult) error {
+		verdicts = append(verdicts, score.ScoredFields(&r))
 		if err := sc.Add(&r); err != nil {
 			return err
 		}
 		return col.Add(&r)
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := writeVerdicts(resultsDir, runID, verdicts); err != nil {
 		return nil, err
 	}
 	sc.Warn(warnings...)
@@ -210,7 +221,7 @@ func RecordedOptions(resultsDir, runID string) (opts runner.RunOptions, ok bool,
 }
 
 // storedRuns lists the runs under resultsDir/runs/ that have a manifest and
-// a results.jsonl, except exclude, in start order (ties by run id).
+// a results.jsonl or verdicts.jsonl, except exclude, in start order (ties by run id).
 func storedRuns(resultsDir, exclude string) ([]storedRun, error) {
 	dirs, err := os.ReadDir(filepath.Join(resultsDir, "runs"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -236,7 +247,7 @@ func storedRuns(resultsDir, exclude string) ([]storedRun, error) {
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if _, err := os.Stat(filepath.Join(resultsDir, "runs", d.Name(), runner.ResultsFile)); err != nil {
+		if _, err := scoredResultsPath(resultsDir, d.Name()); err != nil {
 			continue
 		}
 		runs = append(runs, storedRun{id: d.Name(), manifest: m})
@@ -295,7 +306,10 @@ func scoreLeaderboard(resultsDir string, corpus []*cases.Case, exclude string, c
 			}
 			continue
 		}
-		path := filepath.Join(resultsDir, "runs", id, runner.ResultsFile)
+		path, err := scoredResultsPath(resultsDir, id)
+		if err != nil {
+			return nil, err
+		}
 		warnings, err := score.ReadResults(path, func(r result.EvalResult) error {
 			if !keep[r.Model] {
 				return nil
@@ -372,4 +386,47 @@ func markPartial(board []byte, why string) []byte {
 		return append(board, []byte("\n"+PartialPrefix+why+"\n")...)
 	}
 	return []byte(lines[0] + lines[1] + "\n" + PartialPrefix + why + "\n" + lines[2])
+}
+
+// VerdictsFile is the committed form of a run's results, beside its
+// results.jsonl: every record cut down to what the scorer reads
+// (score.ScoredFields: no generated code, no check texts), sorted by model,
+// case, mutation and attempt. results.jsonl and details/ stay out of the
+// repository (.gitignore), so the pooled leaderboard of a fresh checkout
+// scores earlier runs from this file.
+const VerdictsFile = "verdicts.jsonl"
+
+// writeVerdicts writes runs/<runID>/verdicts.jsonl from the scored records.
+func writeVerdicts(resultsDir, runID string, verdicts []result.EvalResult) error {
+	slices.SortStableFunc(verdicts, func(a, b result.EvalResult) int {
+		return cmp.Or(strings.Compare(a.Model, b.Model), strings.Compare(a.CaseID, b.CaseID),
+			strings.Compare(a.Mutation, b.Mutation), cmp.Compare(a.Attempt, b.Attempt))
+	})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for i := range verdicts {
+		if err := enc.Encode(&verdicts[i]); err != nil {
+			return fmt.Errorf("verdicts of run %s: %w", runID, err)
+		}
+	}
+	path := filepath.Join(resultsDir, "runs", runID, VerdictsFile)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("verdicts of run %s: %w", runID, err)
+	}
+	return atomicfile.WriteFile(path, buf.Bytes())
+}
+
+// scoredResultsPath is the file the pooled leaderboard scores run id from:
+// its results.jsonl when this directory has it (a local run, a merge in
+// progress), else the committed verdicts.jsonl.
+func scoredResultsPath(resultsDir, id string) (string, error) {
+	full := filepath.Join(resultsDir, "runs", id, runner.ResultsFile)
+	if _, err := os.Stat(full); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return full, nil
+	}
+	verdicts := filepath.Join(resultsDir, "runs", id, VerdictsFile)
+	if _, err := os.Stat(verdicts); err != nil {
+		return "", fmt.Errorf("run %s: neither %s nor %s: %w", id, runner.ResultsFile, VerdictsFile, err)
+	}
+	return verdicts, nil
 }

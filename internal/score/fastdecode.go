@@ -11,7 +11,7 @@ import (
 
 // This file holds the fast path of the result reader: a hand-written decoder
 // for one JSON result line that fills only the fields the Scorer reads (see
-// scoredFields) and skips everything else, generated_code included, without
+// ScoredFields) and skips everything else, generated_code included, without
 // allocating.
 //
 // The fast decoder is a filter, not a second source of truth. It accepts a
@@ -22,9 +22,9 @@ import (
 // a number it cannot vouch for) it gives up and the line goes through
 // decodeLine, so error messages and edge cases are exactly encoding/json's.
 
-// scoredFields returns the part of r that the Scorer reads; it is what the
+// ScoredFields returns the part of r that the Scorer reads; it is what the
 // reader hands out whichever decoder produced the record.
-func scoredFields(r *result.EvalResult) result.EvalResult {
+func ScoredFields(r *result.EvalResult) result.EvalResult {
 	out := result.EvalResult{
 		CaseID:        r.CaseID,
 		Model:         r.Model,

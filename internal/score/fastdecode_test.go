@@ -199,7 +199,7 @@ func reference(line []byte) (result.EvalResult, error) {
 	if err != nil {
 		return result.EvalResult{}, err
 	}
-	return scoredFields(&r), nil
+	return ScoredFields(&r), nil
 }
 
 // jsonDecode decodes line with encoding/json as decodeLine does, without
@@ -216,7 +216,7 @@ func jsonDecode(line []byte) (result.EvalResult, bool) {
 		return result.EvalResult{}, false
 	}
 	w.EvalResult.Attempt = *w.Attempt
-	return scoredFields(&w.EvalResult), true
+	return ScoredFields(&w.EvalResult), true
 }
 
 // requireSameAsReference checks the fast reader path against encoding/json

@@ -239,7 +239,7 @@ func (b *batch) decode(d *lineDecoder, name string) {
 
 // line decodes one non-blank line with the fast decoder, or with decodeLine
 // when the fast decoder declines it; either way the record holds only
-// scoredFields and the error is decodeLine's.
+// ScoredFields and the error is decodeLine's.
 func (d *lineDecoder) line(line []byte) (result.EvalResult, error) {
 	var res result.EvalResult
 	if d.decode(trimLine(line), &res) {
@@ -252,7 +252,7 @@ func (d *lineDecoder) line(line []byte) (result.EvalResult, error) {
 	if err != nil {
 		return result.EvalResult{}, err
 	}
-	return scoredFields(&res), nil
+	return ScoredFields(&res), nil
 }
 
 // syntaxProblem is a line that is not (complete) JSON.
