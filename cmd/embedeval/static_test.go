@@ -11,23 +11,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestStaticBinary builds the three binaries with scripts/build.sh (one go
-// build) and checks, in parallel subtests, that each is statically linked
-// (no program interpreter, no shared libraries) and runs: the same files must
-// work in every SDK image. It also checks, with go list, that under the
-// release tags (netgo, osusergo) no package but tree-sitter's uses cgo, so
-// the release binaries do not link glibc's resolver or user lookup.
-//
-// The build runs with EMBEDEVAL_BUILD_FOR_TEST=1: the same static link
-// without -trimpath and the tags, so that every package comes from what the
-// rest of the suite has compiled and only the links run. With them, every
-// package (-trimpath, the 3.9 MB C grammar of tree-sitter-c included) or
-// everything that imports net (the tags, openai-go and anthropic-sdk-go
-// included) was compiled a second time for this test alone: 220 s and more
-// of the suite on a fresh 2-core machine.
+// TestStaticBinary inspects the release binaries (embedeval, shard, merge)
+// that CI builds once with scripts/build.sh — .ci/run and ci.yml's test job
+// name their directory in EMBEDEVAL_STATIC_BIN_DIR — and checks, in
+// parallel subtests, that each is statically linked (no program
+// interpreter, no shared libraries) and runs: the same files must work in
+// every SDK image. It also checks, with go list, that under the release
+// tags (netgo, osusergo) no package but tree-sitter's uses cgo, so the
+// release binaries do not link glibc's resolver or user lookup. Without
+// EMBEDEVAL_STATIC_BIN_DIR it skips: building them here would compile every
+// package a second time with the release flags (minutes on 2 cores).
 func TestStaticBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("links the static binaries (about half a minute); skipped with -short")
+	dir := os.Getenv("EMBEDEVAL_STATIC_BIN_DIR")
+	if dir == "" {
+		t.Skip("EMBEDEVAL_STATIC_BIN_DIR is not set: no release binaries to inspect (.ci/run builds them with scripts/build.sh and sets it)")
 	}
 	cgo, err := exec.CommandContext(t.Context(), "go", "list", "-deps", "-tags", "netgo,osusergo",
 		"-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", "../../cmd/embedeval", "../../cmd/shard", "../../cmd/merge").Output()
@@ -35,11 +32,6 @@ func TestStaticBinary(t *testing.T) {
 	require.ElementsMatch(t, []string{"runtime/cgo", "github.com/mattn/go-pointer", "github.com/tree-sitter/go-tree-sitter", "github.com/tree-sitter/tree-sitter-c/bindings/go"},
 		uniqueLines(string(cgo)), "with the release tags only tree-sitter (and its helper) may use cgo")
 
-	dir := t.TempDir()
-	build := exec.CommandContext(t.Context(), "../../scripts/build.sh", dir)
-	build.Env = append(os.Environ(), "EMBEDEVAL_BUILD_FOR_TEST=1")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
 	for _, tc := range []struct {
 		name string
 		args []string
