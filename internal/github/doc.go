@@ -3,7 +3,8 @@
 // changes beyond noise, newly failing checks, the heatmap, a link to the run)
 // and, through google/go-github, commits the results directory to a branch
 // of its own per run with the Git Data API, opens that run's pull request or
-// updates the one already open, and upserts marked PR comments. Every call
+// updates the one already open. (The validate-cases comment is posted by
+// its workflow with gh api, not from here.) Every call
 // is retried on transient failures and a missing token permission is turned
 // into an error that says which permission to grant.
 //
