@@ -143,6 +143,7 @@ func TestPublishRetriesTransientErrors(t *testing.T) {
 		{"secondary rate limit", expected{Status: 403, Header: map[string]string{"Retry-After": "30"},
 			Reply: `{"message":"You have exceeded a secondary rate limit","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
 			[]time.Duration{30 * time.Second}},
+		{"503 with a Retry-After date", expected{Status: 503, Reply: `{"message":"busy"}`, Header: map[string]string{"Retry-After": time.Unix(1700000020, 0).UTC().Format(http.TimeFormat)}}, []time.Duration{20 * time.Second}},
 		{"429 without Retry-After", expected{Status: 429, Reply: `{"message":"slow down"}`}, []time.Duration{2 * time.Second}},
 		{"primary rate limit waits for the reset", expected{Status: 403, Reply: `{"message":"API rate limit exceeded"}`,
 			Header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1700000042"}}, []time.Duration{42 * time.Second}},

@@ -8,10 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	gh "github.com/google/go-github/v83/github"
+
+	"github.com/embedeval/embedeval-go/internal/backoff"
 )
 
 // Defaults for zero RetryPolicy fields.
@@ -61,7 +62,7 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 		p.MaxRetryAfter = DefaultMaxRetryAfter
 	}
 	if p.Sleep == nil {
-		p.Sleep = sleep
+		p.Sleep = backoff.Sleep
 	}
 	if p.Now == nil {
 		p.Now = time.Now
@@ -70,18 +71,6 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 		p.Logger = slog.New(slog.DiscardHandler)
 	}
 	return p
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // do makes call until it succeeds, fails for good or the attempts run out.
@@ -117,7 +106,7 @@ func (p RetryPolicy) do(ctx context.Context, what string, call func() error) err
 // delay classifies err: whether it is transient and how long to wait before
 // retry number attempt.
 func (p RetryPolicy) delay(err error, attempt int) (time.Duration, bool) {
-	backoff := min(p.MaxDelay, p.BaseDelay<<min(attempt, 30))
+	exp := backoff.Ceiling(p.BaseDelay, p.MaxDelay, attempt)
 	var rl *gh.RateLimitError
 	if errors.As(err, &rl) {
 		wait := rl.Rate.Reset.Sub(p.Now())
@@ -128,7 +117,7 @@ func (p RetryPolicy) delay(err error, attempt int) (time.Duration, bool) {
 		if abuse.RetryAfter != nil && *abuse.RetryAfter > 0 {
 			return *abuse.RetryAfter, true
 		}
-		return max(backoff, secondaryLimitWait), true
+		return max(exp, secondaryLimitWait), true
 	}
 	var er *gh.ErrorResponse
 	if errors.As(err, &er) {
@@ -136,13 +125,13 @@ func (p RetryPolicy) delay(err error, attempt int) (time.Duration, bool) {
 			return 0, false
 		}
 		code := er.Response.StatusCode
-		ra, hasRA := retryAfter(er.Response)
+		ra, hasRA := backoff.ParseRetryAfter(er.Response.Header.Get("Retry-After"), p.Now())
 		switch {
 		case code >= 500 || code == http.StatusTooManyRequests:
 			if hasRA {
 				return ra, true
 			}
-			return backoff, true
+			return exp, true
 		case code == http.StatusForbidden && hasRA:
 			// A secondary rate limit GitHub did not document as such.
 			return ra, true
@@ -152,20 +141,7 @@ func (p RetryPolicy) delay(err error, attempt int) (time.Duration, bool) {
 	var ue *url.Error
 	var ne net.Error
 	if errors.As(err, &ue) || errors.As(err, &ne) {
-		return backoff, true
+		return exp, true
 	}
 	return 0, false
-}
-
-// retryAfter reads a Retry-After header given in seconds.
-func retryAfter(r *http.Response) (time.Duration, bool) {
-	v := r.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	s, err := strconv.Atoi(v)
-	if err != nil || s < 0 {
-		return 0, false
-	}
-	return time.Duration(s) * time.Second, true
 }

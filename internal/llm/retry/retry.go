@@ -17,10 +17,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/embedeval/embedeval-go/internal/backoff"
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
 )
 
@@ -82,7 +81,7 @@ func (o Options) withDefaults() Options {
 		o.MaxRetryAfter = DefaultMaxRetryAfter
 	}
 	if o.Sleep == nil {
-		o.Sleep = SleepContext
+		o.Sleep = backoff.Sleep
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -94,21 +93,6 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return o
-}
-
-// SleepContext waits d, or returns ctx's error when it is done first.
-func SleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // StatusError is an HTTP answer with a failure status. Providers build it
@@ -190,30 +174,6 @@ func classify(err error) (retryable bool, status int, retryAfter string) {
 	return false, 0, ""
 }
 
-// ParseRetryAfter reads a Retry-After value: delay seconds or an HTTP date
-// (relative to now; a past date is zero). ok is false when the value is
-// empty or unreadable.
-func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
-	value = strings.TrimSpace(value)
-	if value == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseFloat(value, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	when, err := http.ParseTime(value)
-	if err != nil {
-		return 0, false
-	}
-	if d := when.Sub(now); d > 0 {
-		return d, true
-	}
-	return 0, true
-}
-
 // Model is a contract.Model with timeouts, retries and a concurrency limit.
 // It is safe for concurrent use.
 type Model struct {
@@ -254,7 +214,7 @@ func (m *Model) Generate(ctx context.Context, req contract.Request) (contract.Re
 			return contract.Reply{}, infra
 		}
 		wait := m.backoff(attempt - 1)
-		if d, ok := ParseRetryAfter(retryAfter, m.opts.Now()); ok {
+		if d, ok := backoff.ParseRetryAfter(retryAfter, m.opts.Now()); ok {
 			if d > m.opts.MaxRetryAfter {
 				infra.Err = fmt.Errorf("%w (server asks to retry after %s, more than the %s allowed)", err, d, m.opts.MaxRetryAfter)
 				return contract.Reply{}, infra
@@ -308,11 +268,5 @@ func (e *timeoutError) Timeout() bool { return true }
 
 // backoff returns the full-jitter wait before retry n (0-based).
 func (m *Model) backoff(n int) time.Duration {
-	ceiling := m.opts.MaxDelay
-	if n < 30 {
-		if d := m.opts.BaseDelay << n; d > 0 && d < ceiling {
-			ceiling = d
-		}
-	}
-	return time.Duration(m.opts.Rand() * float64(ceiling))
+	return time.Duration(m.opts.Rand() * float64(backoff.Ceiling(m.opts.BaseDelay, m.opts.MaxDelay, n)))
 }

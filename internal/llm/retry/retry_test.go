@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"sync"
 	"testing"
@@ -35,28 +34,6 @@ func (s *scripted) Generate(context.Context, contract.Request) (contract.Reply, 
 		return contract.Reply{}, err
 	}
 	return contract.Reply{Text: "ok"}, nil
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for _, tc := range []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"7", 7 * time.Second, true},
-		{" 0.5 ", 500 * time.Millisecond, true},
-		{"0", 0, true},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
-		{"", 0, false},
-		{"-3", 0, false},
-		{"soon", 0, false},
-	} {
-		got, ok := ParseRetryAfter(tc.in, now)
-		require.Equal(t, tc.ok, ok, tc.in)
-		require.Equal(t, tc.want, got, tc.in)
-	}
 }
 
 func TestClassification(t *testing.T) {
