@@ -4,8 +4,11 @@
 // HTML with mentions, issue references and math.
 //
 // Text is the one escaper for inline text and table cells; Code puts a value
-// in a code span when that is safe and falls back to Text otherwise; URL
-// vets a link destination; Unescape reverses Text for readers of the files.
+// in a code span when that is safe and falls back to Text otherwise; HTML
+// escapes text inside raw HTML (a "<summary>"); URL vets a link
+// destination; Plain only cleans text (controls, invalid UTF-8) for an
+// output that escapes its own markup, such as the SVG charts; Unescape
+// reverses Text for readers of the files.
 // Ordinary identifiers (case ids, check names, model names, numbers,
 // percentages) come out of Text byte-identical, so reports of ordinary
 // input do not change; only characters that Markdown or GitHub would
@@ -34,6 +37,9 @@ const (
 	entLt     = "&lt;"
 	entGt     = "&gt;"
 	entDollar = "&#36;"
+	// entQuot and entApos are written by HTML only.
+	entQuot = "&quot;"
+	entApos = "&#39;"
 )
 
 // Text returns s escaped for GitHub-flavoured Markdown inline text: a table
@@ -143,7 +149,7 @@ func Text(s string) string {
 			b.WriteByte(']')
 		case '@':
 			b.WriteByte('@')
-			if !isWord(at(i-1)) && isASCIIAlnum(at(i+1)) {
+			if breakAfter(rs, i) {
 				b.WriteString(breaker)
 			}
 		case '#':
@@ -151,7 +157,7 @@ func Text(s string) string {
 				b.WriteByte('\\')
 			}
 			b.WriteByte('#')
-			if isDigit(at(i + 1)) {
+			if breakAfter(rs, i) {
 				b.WriteString(breaker)
 			}
 		case '-', '+':
@@ -159,8 +165,7 @@ func Text(s string) string {
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
-			if r == '-' && isDigit(at(i+1)) && i >= 2 && (rs[i-1] == 'H' || rs[i-1] == 'h') &&
-				(rs[i-2] == 'G' || rs[i-2] == 'g') && !isWord(at(i-3)) {
+			if breakAfter(rs, i) {
 				b.WriteString(breaker)
 			}
 		case '.', ')':
@@ -221,6 +226,95 @@ func Code(s string) string {
 		return Text(s)
 	}
 	return "`" + s + "`"
+}
+
+// HTML returns s escaped as the text of an HTML element, or a quoted
+// attribute value, inside a raw HTML block of the Markdown GitHub renders —
+// the "<summary>" of a "<details>" block, for one. There Markdown is not
+// interpreted, but entities are decoded and GitHub still turns "@name"
+// into a mention and "#123" or "GH-123" into a reference. So: control
+// characters (as in Text) become a space and invalid UTF-8 becomes U+FFFD,
+// so the result holds no line break (a blank line would end the block);
+// "&", "<", ">", `"`, "'" and "$" become "&amp;", "&lt;", "&gt;",
+// "&quot;", "&#39;" and "&#36;"; and mentions and references get the
+// zero-width space that Text writes ("&#8203;"). Ordinary identifiers come
+// out unchanged.
+func HTML(s string) string {
+	if !needsWork(s) {
+		return s
+	}
+	rs := []rune(Plain(s))
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i, r := range rs {
+		switch r {
+		case '&':
+			b.WriteString(entAmp)
+		case '<':
+			b.WriteString(entLt)
+		case '>':
+			b.WriteString(entGt)
+		case '"':
+			b.WriteString(entQuot)
+		case '\'':
+			b.WriteString(entApos)
+		case '$':
+			b.WriteString(entDollar)
+		default:
+			b.WriteRune(r)
+		}
+		if breakAfter(rs, i) {
+			b.WriteString(breaker)
+		}
+	}
+	return b.String()
+}
+
+// Plain returns s as text for an output that escapes its own markup, such
+// as the SVG text elements of internal/chart (gonum's vgsvg escapes "&",
+// "<", ">" and quotes): invalid UTF-8 becomes U+FFFD, control characters
+// (as in Text: C0, DEL, C1, line and paragraph separators, bidirectional
+// formatting) become a space, and U+FFFE and U+FFFF, which XML does not
+// allow, become U+FFFD. Everything else is left as it is; Plain adds no
+// escape of its own, so its result must still be escaped for its context.
+func Plain(s string) string {
+	if !strings.ContainsFunc(s, notPlain) && utf8.ValidString(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case isControl(r):
+			return ' '
+		case r == 0xfffe, r == 0xffff:
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// notPlain reports the runes Plain replaces.
+func notPlain(r rune) bool { return isControl(r) || r == 0xfffe || r == 0xffff }
+
+// breakAfter reports whether the zero-width breaker must follow rs[i] so
+// that GitHub sees no mention or reference: an "@" that does not follow a
+// word character and precedes an ASCII letter or digit, a "#" before a
+// digit, or the "-" of "GH-" (any case, not inside a word) before a digit.
+func breakAfter(rs []rune, i int) bool {
+	at := func(k int) rune {
+		if k < 0 || k >= len(rs) {
+			return 0
+		}
+		return rs[k]
+	}
+	switch rs[i] {
+	case '@':
+		return !isWord(at(i-1)) && isASCIIAlnum(at(i+1))
+	case '#':
+		return isDigit(at(i + 1))
+	case '-':
+		return isDigit(at(i+1)) && (at(i-1) == 'H' || at(i-1) == 'h') && (at(i-2) == 'G' || at(i-2) == 'g') && !isWord(at(i-3))
+	}
+	return false
 }
 
 // URL returns raw as a safe Markdown link or image destination, or "" when

@@ -1,6 +1,7 @@
 package mdescape
 
 import (
+	"html"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -248,5 +249,106 @@ func FuzzText(f *testing.F) {
 			require.Equal(t, "`"+inner+"`", code)
 			require.False(t, strings.ContainsAny(inner, "`|\\"), "unsafe code span %q", code)
 		}
+	})
+}
+
+func TestHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"pass@1 by model and category", "pass@1 by model and category"},
+		{"48 rows: 2 ▲ and 1 ▼ beyond noise", "48 rows: 2 ▲ and 1 ▼ beyond noise"},
+		{"uses_k_msleep *x* `y` [a](b) a|b", "uses_k_msleep *x* `y` [a](b) a|b"},
+		{"</summary><script>alert(1)</script>", "&lt;/summary&gt;&lt;script&gt;alert(1)&lt;/script&gt;"},
+		{`x" onmouseover="alert(1)`, "x&quot; onmouseover=&quot;alert(1)"},
+		{"it's", "it&#39;s"},
+		{"R & D &amp;", "R &amp; D &amp;amp;"},
+		{"<!-- hide", "&lt;!-- hide"},
+		{"@octocat and (@me)", "@&#8203;octocat and (@&#8203;me)"},
+		{"user@example", "user@example"},
+		{"fixes #12, GH-3, gh-4", "fixes #&#8203;12, GH-&#8203;3, gh-&#8203;4"},
+		{"ugh-1", "ugh-1"},
+		{"$x$", "&#36;x&#36;"},
+		{"[x](javascript:alert(1))", "[x](javascript:alert(1))"},
+		{"line1\n\nline2\r", "line1  line2 "},
+		{"evil\u202Etxt", "evil txt"},
+		{"bad\xffutf8", "bad\uFFFDutf8"},
+	} {
+		got := HTML(tc.in)
+		require.Equal(t, tc.want, got, "HTML(%q)", tc.in)
+		checkHTML(t, got)
+	}
+}
+
+// checkHTML asserts the invariants of HTML's output out.
+func checkHTML(t *testing.T, out string) {
+	t.Helper()
+	require.True(t, utf8.ValidString(out), "invalid UTF-8 in %q", out)
+	require.False(t, strings.ContainsAny(out, "<>\"'$\n\r"), "raw markup character in %q", out)
+	for _, r := range out {
+		require.False(t, isControl(r), "control character %U in %q", r, out)
+	}
+	for i := 0; i < len(out); i++ {
+		if out[i] != '&' {
+			continue
+		}
+		ok := false
+		for _, e := range []string{entAmp, entLt, entGt, entDollar, entQuot, entApos, breaker} {
+			ok = ok || strings.HasPrefix(out[i:], e)
+		}
+		require.True(t, ok, "'&' that is not one of HTML's entities at %d in %q", i, out)
+	}
+	// GitHub finds mentions and references in the decoded text.
+	rs := []rune(html.UnescapeString(out))
+	for i := range rs {
+		require.False(t, breakAfter(rs, i), "mention or reference at rune %d in %q", i, out)
+	}
+}
+
+func TestPlain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"claude-3.5/sonnet@20240620", "claude-3.5/sonnet@20240620"},
+		{"<script>alert(1)</script> & co", "<script>alert(1)</script> & co"},
+		{"a\nb\tc\x00d\x7f", "a b c d "},
+		{"evil\u202Etxt\u2028", "evil txt "},
+		{"bad\xffutf8", "bad\uFFFDutf8"},
+		{"nonchar\uFFFE\uFFFF", "nonchar\uFFFD\uFFFD"},
+		{"Ünïcödé ▲", "Ünïcödé ▲"},
+	} {
+		require.Equal(t, tc.want, Plain(tc.in), "Plain(%q)", tc.in)
+	}
+}
+
+// TestHostileEveryContext feeds the same hostile values to every escaper
+// and checks each one's promise for its context.
+func TestHostileEveryContext(t *testing.T) {
+	for _, in := range []string{
+		"a|b||c", "`x` ``y``", "line1\nline2\r\n\n", "<script>alert('x')</script>", "</summary></details>",
+		"@octocat", "cc @org/team", "#1 GH-2", "[click](javascript:alert(1))", "![i](javascript:x)", "a](javascript:alert(1))",
+		"&lt;b&gt; &#60;", "$\\sum$", "\u202Egnp.exe", "\xff\xfe", "- [ ] task", "# title", "x\" onload=\"y",
+	} {
+		checkText(t, in, Text(in))
+		checkHTML(t, HTML(in))
+		code := Code(in)
+		require.NotContains(t, code, "\n")
+		if strings.HasPrefix(code, "`") && strings.HasSuffix(code, "`") && len(code) > 1 && code != Text(in) {
+			require.False(t, strings.ContainsAny(code[1:len(code)-1], "`|\\"), "unsafe code span %q", code)
+		}
+		p := Plain(in)
+		require.True(t, utf8.ValidString(p))
+		require.False(t, strings.ContainsFunc(p, notPlain), "Plain(%q) = %q", in, p)
+		require.NotContains(t, URL(in), "javascript")
+	}
+}
+
+func FuzzHTML(f *testing.F) {
+	for _, s := range []string{"", "<x>", "@a", "#1", "GH-1", "a\nb", "\xff", "&amp;", `"'`, "\uFFFE"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		checkHTML(t, HTML(in))
+		p := Plain(in)
+		require.True(t, utf8.ValidString(p))
+		require.False(t, strings.ContainsFunc(p, notPlain))
 	})
 }
