@@ -27,6 +27,15 @@ const maxListedCases = 5
 // maxWarnings is how many scorer warnings the body quotes.
 const maxWarnings = 10
 
+// maxWarningRunes bounds one quoted warning (a warning can list case ids
+// without end); longer ones are cut with "…".
+const maxWarningRunes = 400
+
+// foldRows is the most rows a long table (per model and category, new
+// failures) shows open; a longer one is folded into a <details> block
+// whose <summary> counts its rows. The per-model table is never folded.
+const foldRows = 10
+
 // BodyOptions is what the PR body says about the run besides the scores.
 // Every field is optional.
 type BodyOptions struct {
@@ -104,8 +113,11 @@ func Compare(before, after *[2]float64) Verdict {
 // and a headline; pass@1 per model; pass@1 per model and category (rows
 // whose numbers did not change are counted, not shown); the checks that
 // newly fail, per model and category; the heatmap; the scorer's warnings.
-// The same inputs give the same bytes. Models present only in before are
-// listed as no longer scored.
+// The per-model table is always open; the other two tables, when longer
+// than foldRows rows, are folded into a <details> block whose summary
+// counts the rows and their verdicts, so the body reads the same at 2 and
+// at 10 models. The same inputs give the same bytes. Models present only
+// in before are listed as no longer scored.
 func RenderPRBody(before, after *score.Report, opts BodyOptions) string {
 	if after == nil {
 		after = &score.Report{}
@@ -152,8 +164,7 @@ func modelSection(before, after *score.Report, beforeModels map[string]*score.Mo
 	w := &bodyWriter{}
 	w.line("### pass@1 by model")
 	w.line()
-	w.line("| Model | Before | After | Change | | Infra errors |")
-	w.line("| --- | --- | --- | --- | --- | --- |")
+	table := tableHead("Model", "Before", "After", "Change", "Verdict", "Infra errors")
 	var rows []string
 	seen := map[string]bool{}
 	for i := range after.Models {
@@ -176,7 +187,7 @@ func modelSection(before, after *score.Report, beforeModels map[string]*score.Mo
 			rows = append(rows, tableRow(mdescape.Text(p.Model), b.String(), "—", "", Removed.String(), ""))
 		}
 	}
-	return &section{head: w.String(), rows: rows, foot: "\n"}
+	return &section{head: w.String(), table: table, rows: rows, foot: "\n"}
 }
 
 // categorySection is the per-model, per-category table.
@@ -231,11 +242,56 @@ func categorySection(after *score.Report, beforeModels map[string]*score.ModelSc
 		w.line()
 		return &section{head: w.String()}
 	}
-	w.line("| Model | Category | Before | After | Change | |")
-	w.line("| --- | --- | --- | --- | --- | --- |")
 	lines := make([]string, 0, len(rows))
+	verdicts := map[Verdict]int{}
 	for _, r := range rows {
-		lines = append(lines, tableRow(mdescape.Text(r.model), mdescape.Text(r.category), r.before.String(), r.after.String(), delta(r.before, r.after), verdict(r.before, r.after).String()))
+		v := verdict(r.before, r.after)
+		verdicts[v]++
+		lines = append(lines, tableRow(mdescape.Text(r.model), mdescape.Text(r.category), r.before.String(), r.after.String(), delta(r.before, r.after), v.String()))
+	}
+	var counts []string
+	for _, v := range []Verdict{Improved, Regressed, WithinNoise, NoBaseline, Removed} {
+		if n := verdicts[v]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	summary := plural(len(rows), "row") + ": " + strings.Join(counts, ", ")
+	if len(rows) > foldRows {
+		// The table folds: its rows beyond noise, regressions first, stay
+		// in the open.
+		// Regressions, largest drop first, then improvements, largest gain
+		// first; ties keep the table's order (model, category).
+		var picked []int
+		for i, r := range rows {
+			if v := verdict(r.before, r.after); v == Regressed || v == Improved {
+				picked = append(picked, i)
+			}
+		}
+		change := func(i int) float64 { return rows[i].after.p - rows[i].before.p }
+		slices.SortStableFunc(picked, func(i, j int) int {
+			ci, cj := change(i), change(j)
+			if ci >= 0 && cj >= 0 {
+				return cmp.Compare(cj, ci)
+			}
+			return cmp.Compare(ci, cj)
+		})
+		notable := make([]string, len(picked))
+		for k, i := range picked {
+			notable[k] = lines[i]
+		}
+		if n := len(notable); n > 0 {
+			intro := "Changes beyond noise, regressions first:"
+			if n > foldRows {
+				intro = fmt.Sprintf("Changes beyond noise, regressions first (%d of %d; the table below has them all):", foldRows, n)
+			}
+			w.line(intro)
+			w.line()
+			w.b.WriteString(tableHead("Model", "Category", "Before", "After", "Change", "Verdict"))
+			for _, l := range notable[:min(n, foldRows)] {
+				w.line(l)
+			}
+			w.line()
+		}
 	}
 	foot := &bodyWriter{}
 	foot.line()
@@ -243,7 +299,8 @@ func categorySection(after *score.Report, beforeModels map[string]*score.ModelSc
 		foot.line(plural(unchanged, "unchanged row") + " not shown.")
 		foot.line()
 	}
-	return &section{head: w.String(), rows: lines, foot: foot.String()}
+	return &section{head: w.String(), table: tableHead("Model", "Category", "Before", "After", "Change", "Verdict"), rows: lines,
+		summary: summary, foot: foot.String()}
 }
 
 // failureSection lists, per check, model and category, the cases that fail
@@ -307,13 +364,22 @@ func failureSection(after *score.Report, beforeModels map[string]*score.ModelSco
 		return cmp.Or(strings.Compare(a.check, b.check), strings.Compare(a.category, b.category), strings.Compare(a.model, b.model))
 	})
 	var lines []string
+	var table, summary string
 	if len(rows) == 0 {
 		w.line("No check fails on a case where it passed before.")
 	} else {
 		w.line("Checks failing on cases where they did not fail before (pass rate over all runs of the check in that category).")
 		w.line()
-		w.line("| Check | Category | Model | Newly failing cases | Pass rate |")
-		w.line("| --- | --- | --- | --- | --- |")
+		table = tableHead("Check", "Category", "Model", "Newly failing cases", "Pass rate")
+		checks, models, cases := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, r := range rows {
+			checks[r.check], models[r.model] = true, true
+			for _, id := range r.newIDs {
+				cases[id] = true
+			}
+		}
+		summary = fmt.Sprintf("%s: %s, %s, %s", plural(len(rows), "row"), plural(len(checks), "check"),
+			plural(len(models), "model"), plural(len(cases), "distinct case"))
 		for _, r := range rows {
 			ids := r.newIDs
 			listed := make([]string, 0, min(len(ids), maxListedCases))
@@ -337,7 +403,7 @@ func failureSection(after *score.Report, beforeModels map[string]*score.ModelSco
 		foot.line("No baseline to compare failures with for: " + mdescape.Text(strings.Join(noBaseline, ", ")) + ".")
 		foot.line()
 	}
-	return &section{head: w.String(), rows: lines, foot: foot.String()}
+	return &section{head: w.String(), table: table, rows: lines, summary: summary, foot: foot.String()}
 }
 
 // heatmapAndWarnings is the part of the body that is always kept.
@@ -353,7 +419,7 @@ func heatmapAndWarnings(after *score.Report, opts BodyOptions) string {
 		w.line("### Warnings")
 		w.line()
 		for _, s := range after.Warnings[:min(n, maxWarnings)] {
-			w.line("- " + mdescape.Text(s))
+			w.line("- " + mdescape.Text(shorten(s, maxWarningRunes)))
 		}
 		if n > maxWarnings {
 			w.line(fmt.Sprintf("- … and %d more (see summary.json)", n-maxWarnings))
@@ -363,25 +429,46 @@ func heatmapAndWarnings(after *score.Report, opts BodyOptions) string {
 	return w.String()
 }
 
-// section is one part of the body: text before a table's rows, the rows
-// (which fit may cut) and text after them.
+// section is one part of the body: text before a table (its heading), the
+// table's header lines, its rows (which fit may cut) and text after them.
 type section struct {
-	head string
-	rows []string
-	foot string
+	head  string
+	table string
+	rows  []string
+	// summary, when set, lets the table fold: with more than foldRows rows
+	// (counting those fit cut) it goes into a <details> block with this
+	// plain text as its <summary>.
+	summary string
+	foot    string
 	// cut counts rows left out by fit.
 	cut int
 }
 
+// folded reports whether the table goes into a <details> block; it does
+// not change as fit cuts rows.
+func (s *section) folded() bool { return s.summary != "" && len(s.rows)+s.cut > foldRows }
+
+// String renders the section. A folded table is written as GitHub needs it
+// to render Markdown inside <details>: "<details>" and "<summary>" on lines
+// of their own, a blank line before the table and another before
+// "</details>".
 func (s *section) String() string {
 	var b strings.Builder
 	b.WriteString(s.head)
+	fold := s.folded()
+	if fold {
+		b.WriteString("<details>\n<summary>" + mdescape.HTML(s.summary) + "</summary>\n\n")
+	}
+	b.WriteString(s.table)
 	for _, r := range s.rows {
 		b.WriteString(r)
 		b.WriteByte('\n')
 	}
 	if s.cut > 0 {
 		fmt.Fprintf(&b, "\n_%s left out to fit GitHub's size limit; the files of this branch have them all._\n", plural(s.cut, "row"))
+	}
+	if fold {
+		b.WriteString("\n</details>\n")
 	}
 	b.WriteString(s.foot)
 	return b.String()
@@ -494,6 +581,20 @@ func (w *bodyWriter) line(s ...string) {
 
 // tableRow formats one Markdown table row (without a newline).
 func tableRow(cells ...string) string { return "| " + strings.Join(cells, " | ") + " |" }
+
+// tableHead is a Markdown table's header row and separator, each with its
+// newline; the names are constants of this file, written as they are.
+func tableHead(names ...string) string {
+	return tableRow(names...) + "\n" + strings.TrimSuffix(strings.Repeat("| --- ", len(names)), " ") + " |\n"
+}
+
+// shorten cuts s to at most n runes, ending it with "…" when cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
 
 func (w *bodyWriter) String() string { return w.b.String() }
 

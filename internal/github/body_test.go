@@ -2,8 +2,10 @@ package github
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -133,5 +135,201 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, Compare(tt.before, tt.after)) })
+	}
+}
+
+// benchCategories are the corpus's 24 categories.
+var benchCategories = []string{
+	"adc", "ble", "boot", "device-tree", "dma", "gpio-basic", "isr-concurrency", "kconfig", "linux-driver",
+	"linux-userspace", "memory-opt", "networking", "ota", "power-mgmt", "pwm", "security", "sensor-driver",
+	"spi-i2c", "storage", "threading", "timer", "uart", "watchdog", "yocto",
+}
+
+// benchModels are model names as users write them, longest last.
+var benchModels = []string{
+	"claude-sonnet-4-5", "gpt-4o-mini", "openai:gpt-4.1", "claude-code://sonnet", "llama-3.1-70b-instruct",
+	"qwen2.5-coder-32b", "deepseek-coder-v2", "gemini-2.5-pro", "mistral-large-2411", "anthropic/claude-3-5-sonnet-20241022",
+}
+
+// mix is a small deterministic hash of its arguments, for fixture numbers.
+func mix(parts ...any) int {
+	h := uint32(2166136261)
+	for _, b := range []byte(fmt.Sprint(parts...)) {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return int(h >> 1)
+}
+
+// benchReports is a before and after of n models over the 24 categories:
+// 4 cases × 3 samples per category and model, 3 checks per category, about
+// one cell in eight changed beyond noise, one in eight unchanged, the rest
+// within noise; at 10 models the last one has no baseline.
+func benchReports(n int) (*score.Report, *score.Report) {
+	before, after := &score.Report{}, &score.Report{NSamplesPerCase: 3, Overall: score.OverallScore{TotalCases: 4 * len(benchCategories)}}
+	for i, name := range benchModels[:n] {
+		var bc, ac []score.CategoryScore
+		var bk, ak []score.PerCheckStat
+		bp, ap := 0, 0
+		for _, c := range benchCategories {
+			const samples = 12
+			a := mix(name, c) % (samples + 1)
+			b := a
+			k := mix(c, name, "change") % 16
+			switch {
+			case k == 0 || k == 8: // unchanged
+			case k == 1 && a <= samples-9:
+				b = a + 9
+			case k == 2 && a >= 9:
+				b = a - 9
+			default:
+				b = min(samples, max(0, a+k%3-1))
+			}
+			if b == a && k != 0 && k != 8 && a < samples {
+				b = a + 1
+			}
+			ac = append(ac, cat(c, a, samples))
+			bc = append(bc, cat(c, b, samples))
+			ap, bp = ap+a, bp+b
+			for k := range 3 {
+				chk := fmt.Sprintf("%s_check_%d", strings.ReplaceAll(c, "-", "_"), k)
+				var ids, was []string
+				for x := range 4 {
+					id := fmt.Sprintf("%s-%03d", c, x+1)
+					if mix(name, chk, x)%5 == 0 {
+						ids = append(ids, id)
+					}
+					if mix(name, chk, x, "before")%4 == 0 {
+						was = append(was, id)
+					}
+				}
+				ak = append(ak, check(chk, c, samples, len(ids)*3, ids...))
+				bk = append(bk, check(chk, c, samples, len(was)*3, was...))
+			}
+		}
+		after.Models = append(after.Models, model(name, ap, samples24(), i%3, ac, ak))
+		if i < n-1 || n == 2 {
+			before.Models = append(before.Models, model(name, bp, samples24(), 0, bc, bk))
+		}
+	}
+	after.Warnings = []string{"1 result with an infrastructure error is kept out of every denominator"}
+	return before, after
+}
+
+func samples24() int { return 12 * len(benchCategories) }
+
+// checkBody asserts the shape every body has: within limit, <details>
+// blocks written as GitHub needs them to render Markdown inside, the
+// per-model table open, and every table row with as many cells as its
+// header.
+func checkBody(t *testing.T, body string, limit int) {
+	t.Helper()
+	require.LessOrEqual(t, utf8.RuneCountInString(body), limit)
+	require.True(t, strings.HasPrefix(body, ResultsMarker+"\n"))
+	lines := strings.Split(body, "\n")
+	depth, cells := 0, 0
+	for i, l := range lines {
+		switch {
+		case l == "<details>":
+			require.Zero(t, depth, "line %d: nested <details>", i+1)
+			depth++
+			require.Equal(t, "", lines[i-1], "line %d: blank line before <details>", i+1)
+			require.True(t, strings.HasPrefix(lines[i+1], "<summary>") && strings.HasSuffix(lines[i+1], "</summary>"), "line %d: <summary> follows <details>", i+2)
+			require.Equal(t, "", lines[i+2], "line %d: blank line after <summary>, so GitHub renders the Markdown inside", i+3)
+		case l == "</details>":
+			require.Equal(t, 1, depth, "line %d: </details> without <details>", i+1)
+			depth--
+			require.Equal(t, "", lines[i-1], "line %d: blank line before </details>", i+1)
+			require.Equal(t, "", lines[i+1], "line %d: blank line after </details>", i+1)
+		case strings.Contains(l, "details>") || strings.Contains(l, "summary>"):
+			require.True(t, strings.HasPrefix(l, "<summary>"), "line %d: stray HTML %q", i+1, l)
+		case strings.HasPrefix(l, "| "):
+			n := countCells(l)
+			if cells == 0 {
+				cells = n
+			}
+			require.Equal(t, cells, n, "line %d: %q", i+1, l)
+		default:
+			cells = 0
+		}
+	}
+	require.Zero(t, depth, "every <details> is closed")
+	model := strings.Index(body, "### pass@1 by model\n")
+	require.GreaterOrEqual(t, model, 0)
+	if d := strings.Index(body, "<details>"); d >= 0 {
+		require.Greater(t, d, strings.Index(body, "### pass@1 by model and category"), "the per-model table stays open")
+	}
+}
+
+// countCells counts the cells of a Markdown table row, honouring "\|".
+func countCells(row string) int {
+	n := 0
+	for i := 0; i < len(row); i++ {
+		switch row[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n - 1
+}
+
+func TestRenderPRBodyModels(t *testing.T) {
+	for _, n := range []int{2, 10} {
+		t.Run(fmt.Sprintf("%d models", n), func(t *testing.T) {
+			before, after := benchReports(n)
+			opts := BodyOptions{
+				RunID:      "2026-04-20T03-17-00Z",
+				RunURL:     "https://github.com/octo/bench/actions/runs/43",
+				HeatmapURL: HeatmapURL("https://github.com", "octo", "bench", "results/2026-04-20T03-17-00Z", "results", "heatmap.svg"),
+			}
+			body := RenderPRBody(before, after, opts)
+			golden(t, fmt.Sprintf("pr_body_%d_models.md", n), body)
+			checkBody(t, body, MaxBodyLength)
+			require.Equal(t, 2, strings.Count(body, "<details>"), "the category and failure tables fold")
+			require.Contains(t, body, "Changes beyond noise, regressions first")
+			for _, m := range after.Models {
+				require.True(t, strings.Contains(body, "\n| "+m.Model+" | "), "%s has rows in the category table", m.Model)
+			}
+			t.Logf("%d models: %d lines, %d table rows, %d characters", n, strings.Count(body, "\n"),
+				strings.Count(body, "\n| ")-2*strings.Count(body, "\n| --- "), utf8.RuneCountInString(body))
+
+			// Cut to a smaller limit, the cut note stays inside the fold.
+			small := RenderPRBody(before, after, BodyOptions{MaxLength: 12000})
+			checkBody(t, small, 12000)
+			require.Contains(t, small, "left out to fit GitHub's size limit")
+			note := strings.Index(small, "left out to fit")
+			require.Less(t, note, strings.Index(small[note:], "</details>")+note)
+		})
+	}
+}
+
+func TestRenderPRBodyShortTablesStayOpen(t *testing.T) {
+	before, after := beforeAfter()
+	body := RenderPRBody(before, after, BodyOptions{})
+	checkBody(t, body, MaxBodyLength)
+	require.NotContains(t, body, "<details>", "5 and 3 rows are not folded")
+}
+
+func TestRenderPRBodyHostileNames(t *testing.T) {
+	before, after := benchReports(2)
+	evil := "</summary></details><script>x</script> @octocat #1 | `a` [x](javascript:alert(1))\n# h"
+	for _, r := range []*score.Report{before, after} {
+		r.Models[0].Model = evil
+		for i := range r.Models[0].CategoryScores[:3] {
+			r.Models[0].CategoryScores[i].Category = evil + strconv.Itoa(i)
+		}
+	}
+	after.Warnings = append(after.Warnings, strings.Repeat("<b>very long warning</b> ", 1000))
+	body := RenderPRBody(before, after, BodyOptions{})
+	checkBody(t, body, MaxBodyLength)
+	for _, bad := range []string{"<script>", "</summary></details>", "<b>", "@octocat", "#1 ", "[x](javascript:", "\n# h"} {
+		require.False(t, strings.Contains(body, bad), "%q in the body", bad)
+	}
+	require.True(t, strings.Contains(body, "&lt;/summary&gt;&lt;/details&gt;&lt;script&gt;x&lt;/script&gt; @&#8203;octocat #&#8203;1 \\| \\`a\\` [x\\](javascript:alert(1)) # h"))
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "- ") {
+			require.Less(t, utf8.RuneCountInString(l), 2*maxWarningRunes, "long warnings are shortened")
+		}
 	}
 }
