@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/embedeval/embedeval-go/internal/atomicfile"
 	"image/color"
 	"io"
 	"math"
@@ -25,6 +24,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/embedeval/embedeval-go/internal/atomicfile"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 	"github.com/embedeval/embedeval-go/internal/score"
 )
 
@@ -214,13 +215,12 @@ func pct(v float64) string { return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
 // with an ellipsis so one long name cannot squeeze the chart.
 const maxLabelRunes = 40
 
+// label is s as a chart label: cleaned by mdescape.Plain (control and
+// bidirectional characters become spaces, invalid UTF-8 and characters XML
+// forbids become U+FFFD; vgsvg escapes the markup characters itself) and
+// cut to maxLabelRunes.
 func label(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	s = mdescape.Plain(s)
 	if utf8.RuneCountInString(s) <= maxLabelRunes {
 		return s
 	}

@@ -2,11 +2,13 @@ package chart
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -135,12 +137,12 @@ func TestHeatmapSVGContents(t *testing.T) {
 	require.NoError(t, err)
 	svg := string(svgOf(t, c))
 	require.True(t, strings.HasPrefix(svg, "<?xml"))
-	require.Contains(t, svg, "pass@1 by model and category")
+	require.Contains(t, svg, "pass@1 by category and model")
 	for _, m := range []string{"zeta-large", "alpha://mini", "mid-7b"} {
 		require.Contains(t, svg, ">"+m+"</text>")
 	}
-	require.Less(t, strings.Index(svg, ">zeta-large<"), strings.Index(svg, ">alpha://mini<"), "rows in rank order")
-	require.Less(t, strings.Index(svg, ">alpha://mini<"), strings.Index(svg, ">mid-7b<"), "rows in rank order")
+	require.Less(t, strings.Index(svg, ">zeta-large<"), strings.Index(svg, ">alpha://mini<"), "columns in rank order")
+	require.Less(t, strings.Index(svg, ">alpha://mini<"), strings.Index(svg, ">mid-7b<"), "columns in rank order")
 	for _, cat := range testCats {
 		require.Contains(t, svg, ">"+cat+"</text>")
 	}
@@ -202,18 +204,18 @@ func TestHeatmapPNG(t *testing.T) {
 		i, j int
 		is   func(color.RGBA) bool
 	}{
-		{"zeta-large device-tree 100%", 0, 0, isGreen},
-		{"zeta-large gpio-basic 90%", 0, 1, isGreen},
-		{"mid-7b device-tree 0%", 2, 0, isRed},
-		{"mid-7b uart 10%", 2, 4, isRed},
-		{"alpha://mini gpio-basic missing", 1, 1, isGrey},
-		{"mid-7b isr-concurrency unjudged", 2, 2, isGrey},
+		{"device-tree zeta-large 100%", 0, 0, isGreen},
+		{"gpio-basic zeta-large 90%", 1, 0, isGreen},
+		{"device-tree mid-7b 0%", 0, 2, isRed},
+		{"uart mid-7b 10%", 4, 2, isRed},
+		{"gpio-basic alpha://mini missing", 1, 1, isGrey},
+		{"isr-concurrency mid-7b unjudged", 2, 2, isGrey},
 	} {
 		got := dominant(img, cell(tc.i, tc.j))
 		require.True(t, tc.is(got), "%s: colour %v", tc.name, got)
 	}
 	require.Equal(t, rgb(0x1a9850), dominant(img, cell(0, 0)), "100% is the scale's green end")
-	require.Equal(t, rgb(0xd73027), dominant(img, cell(2, 0)), "0% is the scale's red end")
+	require.Equal(t, rgb(0xd73027), dominant(img, cell(0, 2)), "0% is the scale's red end")
 	require.Equal(t, rgb(noDataColor), dominant(img, cell(1, 1)))
 }
 
@@ -327,31 +329,31 @@ func TestSizeScales(t *testing.T) {
 	require.NoError(t, err)
 	mid, err := layoutHeatmap(testReport())
 	require.NoError(t, err)
-	require.Greater(t, mid.w, small.w)
-	require.GreaterOrEqual(t, mid.h, small.h)
-	require.False(t, mid.rotate, "short category names are set flat")
+	require.Greater(t, mid.h, small.h)
+	require.GreaterOrEqual(t, mid.w, small.w)
+	require.False(t, mid.rotate, "short model names are set flat")
 
 	var ms []score.ModelScore
-	for i := range 120 {
+	for i := range 40 {
 		var cs []cat
-		for j := range 60 {
-			cs = append(cs, cat{fmt.Sprintf("a-rather-long-category-name-%02d", j), (i + j) % 7, 6})
+		for j := range 120 {
+			cs = append(cs, cat{fmt.Sprintf("a-rather-long-category-name-%03d", j), (i + j) % 7, 6})
 		}
 		ms = append(ms, model(fmt.Sprintf("model-%03d-%s", i, strings.Repeat("x", 50)), cs...))
 	}
 	big, err := layoutHeatmap(report(ms...))
 	require.NoError(t, err)
 	require.True(t, big.rotate, "long names in narrow columns are set at 45°")
-	require.Equal(t, vg.Length(hmTinyCellW), big.cellW)
+	require.Equal(t, vg.Length(hmMinCellW), big.cellW)
 	require.Equal(t, vg.Length(hmTinyCellH), big.cellH)
 	require.LessOrEqual(t, utfLen(big.models[0]), maxLabelRunes)
 	require.True(t, strings.HasSuffix(big.models[0], "…"))
-	require.Less(t, big.w, vg.Length(60*hmTinyCellW+600))
+	require.Less(t, big.w, vg.Length(40*hmMinCellW+600))
 	require.Less(t, big.h, vg.Length(120*hmTinyCellH+600))
 
 	bars, err := layoutBars(report(ms...))
 	require.NoError(t, err)
-	require.Equal(t, vg.Length(brTinyRowH), bars.rowH)
+	require.Equal(t, vg.Length(brRowH), bars.rowH)
 	for _, l := range []*heatLayout{small, mid, big} {
 		require.Zero(t, math.Mod(float64(l.w), 3), "whole pixels at 96 DPI")
 		require.Zero(t, math.Mod(float64(l.h), 3))
@@ -396,4 +398,178 @@ func TestGoldenSVG(t *testing.T) {
 		require.NoError(t, err, "run go test ./internal/chart -update to create it")
 		require.Equal(t, string(want), string(got), "%s differs; if intended, run go test ./internal/chart -update", name)
 	}
+}
+
+// benchCategories are the corpus's 24 categories.
+var benchCategories = []string{
+	"adc", "ble", "boot", "device-tree", "dma", "gpio-basic", "isr-concurrency", "kconfig", "linux-driver",
+	"linux-userspace", "memory-opt", "networking", "ota", "power-mgmt", "pwm", "security", "sensor-driver",
+	"spi-i2c", "storage", "threading", "timer", "uart", "watchdog", "yocto",
+}
+
+// benchModels are model names as users write them; the last is 36
+// characters long.
+var benchModels = []string{
+	"claude-sonnet-4-5", "gpt-4o-mini", "openai:gpt-4.1", "claude-code://sonnet", "llama-3.1-70b-instruct",
+	"qwen2.5-coder-32b", "deepseek-coder-v2", "gemini-2.5-pro", "mistral-large-2411", "anthropic/claude-3-5-sonnet-20241022",
+}
+
+// benchReport is n models × the 24 categories, 12 samples each, with
+// deterministic scores; every seventh cell has no judged sample.
+func benchReport(names ...string) *score.Report {
+	var ms []score.ModelScore
+	for i, name := range names {
+		var cs []cat
+		for j, c := range benchCategories {
+			if (i*len(benchCategories)+j)%7 == 3 {
+				cs = append(cs, cat{c, 0, 0})
+				continue
+			}
+			cs = append(cs, cat{c, (i*5 + j*7) % 13, 12})
+		}
+		ms = append(ms, model(name, cs...))
+	}
+	return report(ms...)
+}
+
+// svgTexts parses an SVG strictly (encoding/xml rejects malformed markup
+// and characters XML forbids) and returns the content of its text elements.
+func svgTexts(t *testing.T, svg []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var texts []string
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err, "the SVG is well-formed XML")
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			require.NotEqual(t, "script", strings.ToLower(tok.Name.Local), "no script element")
+			inText = tok.Name.Local == "text"
+			if inText {
+				texts = append(texts, "")
+			}
+		case xml.CharData:
+			if inText {
+				texts[len(texts)-1] += string(tok)
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	return texts
+}
+
+func TestHeatmapModels(t *testing.T) {
+	for _, n := range []int{2, 10} {
+		t.Run(fmt.Sprintf("%d models", n), func(t *testing.T) {
+			rep := benchReport(benchModels[:n]...)
+			c, err := Heatmap(rep)
+			require.NoError(t, err)
+			svg := svgOf(t, c)
+			golden(t, fmt.Sprintf("heatmap_%d_models.svg", n), svg)
+			if *outDir != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(*outDir, fmt.Sprintf("heatmap_%d_models.png", n)), pngOf(t, c), 0o644))
+			}
+			w, h := c.PixelSize()
+			t.Logf("%d models: %d × %d pixels", n, w, h)
+			require.LessOrEqual(t, w, 900, "fits a pull request page")
+			require.Contains(t, string(svg), fmt.Sprintf(`<svg width="%gpt" height="%gpt"`, float64(w)*72/DPI, float64(h)*72/DPI))
+
+			texts := svgTexts(t, svg)
+			for _, name := range append(slices.Clone(benchModels[:n]), benchCategories...) {
+				require.Equal(t, 1, countOf(texts, name), "%q is labelled exactly once", name)
+			}
+			l, err := layoutHeatmap(rep)
+			require.NoError(t, err)
+			checkNoCollisions(t, l)
+		})
+	}
+}
+
+func countOf(texts []string, s string) int {
+	n := 0
+	for _, x := range texts {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// checkNoCollisions asserts that no two texts of the heatmap overlap and
+// that every text lies on the canvas. Rotated model names are checked by
+// their spacing: parallel lines cellW·sin 45° apart, each one line tall,
+// and by their bounding boxes against every flat text.
+func checkNoCollisions(t *testing.T, l *heatLayout) {
+	t.Helper()
+	type box struct {
+		r    vg.Rectangle
+		s    string
+		turn bool
+	}
+	var boxes []box
+	for _, p := range l.texts() {
+		r := p.sty.Rectangle(p.s)
+		r.Min, r.Max = r.Min.Add(p.at), r.Max.Add(p.at)
+		require.True(t, r.Min.X >= 0 && r.Min.Y >= 0 && r.Max.X <= l.w && r.Max.Y <= l.h, "%q at %v is off the %v × %v canvas", p.s, r, l.w, l.h)
+		boxes = append(boxes, box{r, p.s, p.sty.Rotation != 0})
+	}
+	overlap := func(a, b vg.Rectangle) bool {
+		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+	}
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			a, b := boxes[i], boxes[j]
+			if a.turn && b.turn {
+				continue
+			}
+			require.False(t, overlap(a.r, b.r), "%q %v overlaps %q %v", a.s, a.r, b.s, b.r)
+		}
+	}
+	if l.rotate {
+		_, _, _, col, _, _ := l.styles()
+		require.Greater(t, float64(l.cellW)*math.Sin(hmRotateBy), float64(col.Height("Mg")), "rotated names do not touch")
+	} else {
+		for j, m := range l.models {
+			_, _, _, col, _, _ := l.styles()
+			require.Less(t, col.Width(m), l.cellW, "flat name of column %d fits its column", j)
+		}
+	}
+	_, _, _, _, cell, _ := l.styles()
+	require.Less(t, cell.Width("100.0%"), l.cellW-4, "cell values fit their cells")
+}
+
+func TestHeatmapHostileNames(t *testing.T) {
+	hostile := []string{"<script>alert(1)</script>", "R&D &amp; co", "a\"b'c", "line\nbreak\u202e\x00", "bad\xffutf8\uFFFE"}
+	rep := report(
+		model(hostile[0], cat{"gpio", 1, 2}, cat{hostile[1], 2, 2}),
+		model(hostile[2], cat{"gpio", 0, 2}, cat{hostile[3], 1, 2}),
+		model(hostile[4], cat{"gpio", 2, 2}),
+	)
+	c, err := Heatmap(rep)
+	require.NoError(t, err)
+	svg := svgOf(t, c)
+	require.NotContains(t, string(svg), "<script")
+	texts := svgTexts(t, svg)
+	for _, want := range []string{"<script>alert(1)</script>", "R&D &amp; co", "a\"b'c", "line break  ", "bad\uFFFDutf8\uFFFD", "gpio"} {
+		require.Equal(t, 1, countOf(texts, want), "%q renders as text exactly once in %q", want, texts)
+	}
+	l, err := layoutHeatmap(rep)
+	require.NoError(t, err)
+	checkNoCollisions(t, l)
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./internal/chart -update to create it")
+	require.Equal(t, string(want), string(got), "%s differs; if intended, run go test ./internal/chart -update", name)
 }

@@ -1,5 +1,5 @@
 // Package chart draws the charts of EmbedEval's reports from a scored
-// score.Report: a model × category pass@1 heatmap (Heatmap) and pass@1 bars
+// score.Report: a category × model pass@1 heatmap (Heatmap) and pass@1 bars
 // with Wilson 95% confidence intervals (PassAtOneBars).
 //
 // Charts are drawn with gonum.org/v1/plot and rendered to SVG (vg/vgsvg) or

@@ -13,22 +13,25 @@ import (
 	"github.com/embedeval/embedeval-go/internal/score"
 )
 
-// Heatmap draws the model × category pass@1 heatmap of rep: one row per
-// model in leaderboard order (best first), one column per category
-// (sorted by name), each cell filled on the fixed red (0%) → yellow (50%) →
+// Heatmap draws the category × model pass@1 heatmap of rep: one row per
+// category (sorted by name), one column per model in leaderboard order
+// (best first), each cell filled on the fixed red (0%) → yellow (50%) →
 // green (100%) scale and labelled with its pass@1 ("51.4%"). A model with no
-// judged samples in a category gets a grey cell labelled "–". A colour bar
-// with a "no data" swatch sits at the right, the title above.
+// judged samples in a category gets a grey cell labelled "–". The title is
+// above, the colour bar with a "no data" swatch below.
 //
-// Cells are 26 points tall and wide enough for the longest category name
-// (54–110 points); when a name needs more, the names are set at 45° and
-// the cells are 54 points wide; past about 30
-// categories or 55 models the cells shrink down to 44 × 18 points, after
-// which the chart grows. Names longer than 40 characters are shortened with
-// "…".
+// Categories are the rows because there are many of them (24 in the
+// corpus) and the page scrolls down, while models — usually 2 to 10 — are
+// the columns, which must fit the width of a pull request page: the chart
+// aims at hmTargetW points (900 pixels). Model names stand flat above their
+// columns when they fit in cells up to 110 points wide; otherwise they are
+// set at 45°, and the columns (38–64 points) are as wide as the target
+// width allows. Rows are 22 points tall, shrinking to 16 past about 60
+// categories. Past about 13 models with long names the chart grows wider
+// than the target. Names longer than 40 characters are shortened with "…".
 //
 // It fails with ErrNoModels for a nil report or one without models, and
-// with an error when no model has any category score.
+// with ErrNoCategories when no model has any category score.
 func Heatmap(rep *score.Report) (*Chart, error) {
 	l, err := layoutHeatmap(rep)
 	if err != nil {
@@ -86,54 +89,61 @@ func heatmapData(rep *score.Report) (heatData, error) {
 
 // Heatmap geometry, in points.
 const (
-	hmPad        = 12
-	hmMinCellW   = 54
-	hmMaxCellW   = 110
-	hmTinyCellW  = 44
-	hmCellH      = 26
-	hmTinyCellH  = 18
-	hmMaxGridW   = 1600
-	hmMaxGridH   = 1400
-	hmLabelGap   = 6
-	hmBarGap     = 24
-	hmBarW       = 12
-	hmMinBarH    = 110
-	hmMaxBarH    = 240
-	hmSwatchGap  = 14
-	hmBarSteps   = 50
-	hmTitleSize  = 14
-	hmSubSize    = 9
-	hmLabelSize  = 10
-	hmCellSize   = 9
-	hmTickSize   = 9
-	hmRotateBy   = math.Pi / 4
-	hmNoDataText = "–"
+	hmPad          = 12
+	hmTargetW      = 675 // 900 pixels: the width of a pull request's body
+	hmMinCellW     = 38  // "100.0%" and a margin
+	hmMaxCellW     = 64  // rotated names: wider columns gain nothing
+	hmMinFlatCellW = 54
+	hmMaxFlatCellW = 110
+	hmCellH        = 22
+	hmTinyCellH    = 16
+	hmMaxGridH     = 1320
+	hmLabelGap     = 6
+	hmLegendGap    = 16
+	hmLegendW      = 160
+	hmLegendH      = 10
+	hmSwatchGap    = 18
+	hmBarSteps     = 50
+	hmTitleSize    = 14
+	hmSubSize      = 9
+	hmLabelSize    = 10
+	hmCellSize     = 9
+	hmTickSize     = 9
+	hmRotateBy     = math.Pi / 4
+	hmNoDataText   = "–"
 )
 
 // heatLayout is the heatmap's data and where everything goes. Canvas
-// coordinates have their origin at the bottom left, y up.
+// coordinates have their origin at the bottom left, y up. Row i of the grid
+// is category cats[i], column j is model models[j].
 type heatLayout struct {
 	heatData
-	w, h            vg.Length
-	gridLeft        vg.Length // x of the grid's left edge
-	gridTop         vg.Length // y of the grid's top edge
-	cellW, cellH    vg.Length
-	rotate          bool // category names at 45°
-	barLeft, barTop vg.Length
-	barH            vg.Length
-	title, subtitle string
+	w, h         vg.Length
+	gridLeft     vg.Length // x of the grid's left edge
+	gridTop      vg.Length // y of the grid's top edge
+	cellW, cellH vg.Length
+	rotate       bool // model names at 45°
+	legendTop    vg.Length
+	title, sub   string
+}
+
+// placedText is one text of the chart: what, where and in which style.
+type placedText struct {
+	sty text.Style
+	at  vg.Point
+	s   string
 }
 
 func (l *heatLayout) styles() (title, sub, row, col, cell, tick text.Style) {
 	title = textStyle(hmTitleSize, true, rgb(darkText), text.XLeft, text.YTop)
 	sub = textStyle(hmSubSize, false, rgb(mutedText), text.XLeft, text.YTop)
 	row = textStyle(hmLabelSize, false, rgb(darkText), text.XRight, text.YCenter)
-	col = textStyle(hmLabelSize, false, rgb(darkText), text.XCenter, text.YTop)
+	col = textStyle(hmLabelSize, false, rgb(darkText), text.XCenter, text.YBottom)
 	if l.rotate {
-		col.XAlign, col.YAlign, col.Rotation = text.XRight, text.YCenter, hmRotateBy
+		col.XAlign, col.YAlign, col.Rotation = text.XLeft, text.YCenter, hmRotateBy
 	}
 	cell = textStyle(hmCellSize, false, rgb(darkText), text.XCenter, text.YCenter)
-	tick = textStyle(hmTickSize, false, rgb(darkText), text.XLeft, text.YCenter)
+	tick = textStyle(hmTickSize, false, rgb(darkText), text.XCenter, text.YTop)
 	return
 }
 
@@ -149,112 +159,140 @@ func layoutHeatmap(rep *score.Report) (*heatLayout, error) {
 	for j := range l.cats {
 		l.cats[j] = label(l.cats[j])
 	}
-	nRows, nCols := vg.Length(len(l.models)), vg.Length(len(l.cats))
-	l.title = "pass@1 by model and category"
-	l.subtitle = "rows: models in leaderboard order · grey “–”: no judged samples"
+	nCats, nModels := vg.Length(len(l.cats)), vg.Length(len(l.models))
+	l.title = "pass@1 by category and model"
+	l.sub = "columns: models in leaderboard order · grey “–”: no judged samples"
+	titleSty, subSty, rowSty, _, _, tickSty := l.styles()
 
-	catW := maxWidth(textStyle(hmLabelSize, false, nil, text.XCenter, text.YTop), l.cats...)
-	l.cellW = max(catW+12, hmMinCellW)
-	if l.cellW > hmMaxCellW { // the names go at 45° and need no width
-		l.cellW = hmMinCellW
+	l.gridLeft = hmPad + maxWidth(rowSty, l.cats...) + hmLabelGap
+	room := hmTargetW - hmPad - l.gridLeft // for the grid and what sticks out right of it
+
+	flat := textStyle(hmLabelSize, false, nil, text.XCenter, text.YBottom)
+	modelW := maxWidth(flat, l.models...)
+	l.cellW = max(modelW+12, hmMinFlatCellW)
+	if l.cellW > hmMaxFlatCellW || nModels*l.cellW > room {
+		// Rotated names: the widest columns that keep the names' ends
+		// within the target width, at least hmMinCellW.
+		l.rotate = true
+		_, _, _, colSty, _, _ := l.styles()
+		l.cellW = min(hmMaxCellW, room/nModels)
+		for j, m := range l.models {
+			l.cellW = min(l.cellW, (room-colSty.Rectangle(m).Max.X)/(vg.Length(j)+0.5))
+		}
+		l.cellW = max(l.cellW, hmMinCellW)
 	}
-	if nCols*l.cellW > hmMaxGridW {
-		l.cellW = max(hmMaxGridW/nCols, hmTinyCellW)
-	}
-	l.cellW = max(l.cellW, textStyle(hmCellSize, false, nil, text.XCenter, text.YCenter).Width("100.0%")+8)
-	l.rotate = catW+8 > l.cellW
 	l.cellH = hmCellH
-	if nRows*l.cellH > hmMaxGridH {
-		l.cellH = max(hmMaxGridH/nRows, hmTinyCellH)
+	if nCats*l.cellH > hmMaxGridH {
+		l.cellH = max(hmMaxGridH/nCats, hmTinyCellH)
 	}
-	titleSty, subSty, rowSty, colSty, _, tickSty := l.styles()
+	_, _, _, colSty, _, _ := l.styles()
 
-	gridW, gridH := nCols*l.cellW, nRows*l.cellH
-
-	// Room below the grid for the category names, and how far left of the
-	// grid they reach (only rotated names reach left).
-	var below, leftReach vg.Length
-	for j, c := range l.cats {
-		r := colSty.Rectangle(c)
-		below = max(below, -r.Min.Y)
-		leftReach = max(leftReach, -(r.Min.X + (vg.Length(j)+0.5)*l.cellW))
+	// How far the model names reach above and right of the grid.
+	var above, right vg.Length
+	for j, m := range l.models {
+		r := colSty.Rectangle(m)
+		above = max(above, r.Max.Y)
+		right = max(right, (vg.Length(j)+0.5)*l.cellW+r.Max.X)
 	}
-	below += hmLabelGap
+	above += hmLabelGap
+	gridW, gridH := nModels*l.cellW, nCats*l.cellH
+	legendW := hmLegendW + hmSwatchGap + hmLegendH + 4 + tickSty.Width("no data")
+	legendH := hmLegendH + 3 + tickSty.Height("100%")
 
-	l.gridLeft = hmPad + max(maxWidth(rowSty, l.models...)+hmLabelGap+2, leftReach)
-	titleH := titleSty.Height(l.title) + 4 + subSty.Height(l.subtitle) + 12
-
-	l.barLeft = l.gridLeft + gridW + hmBarGap
-	l.barH = min(max(gridH, hmMinBarH), hmMaxBarH)
-	legendW := max(hmBarW+3+3+maxWidth(tickSty, "100%"), hmBarW+4+tickSty.Width("no data"))
-
-	w := max(l.barLeft+legendW+hmPad,
+	w := max(l.gridLeft+max(gridW, right)+hmPad,
+		2*hmPad+legendW,
 		2*hmPad+titleSty.Width(l.title),
-		2*hmPad+subSty.Width(l.subtitle))
-	h := hmPad + titleH + max(gridH+below, l.barH+hmSwatchGap+hmBarW) + hmPad
+		2*hmPad+subSty.Width(l.sub))
+	titleH := titleSty.Height(l.title) + 4 + subSty.Height(l.sub) + 10
+	h := hmPad + titleH + above + gridH + hmLegendGap + legendH + hmPad
 	l.w, l.h = roundUp3(w), roundUp3(h)
-	l.gridTop = l.h - hmPad - titleH
-	l.barTop = l.gridTop
+	l.gridTop = l.h - hmPad - titleH - above
+	l.legendTop = l.gridTop - gridH - hmLegendGap
 	return l, nil
 }
 
-// cellRect is the rectangle of row i (0 = top), column j (0 = left).
+// cellRect is the rectangle of row i (category, 0 = top), column j (model,
+// 0 = left).
 func (l *heatLayout) cellRect(i, j int) vg.Rectangle {
 	x0 := l.gridLeft + vg.Length(j)*l.cellW
 	y1 := l.gridTop - vg.Length(i)*l.cellH
 	return vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - l.cellH}, Max: vg.Point{X: x0 + l.cellW, Y: y1}}
 }
 
-func (l *heatLayout) paint(c draw.Canvas) {
-	fillBackground(c)
+// value is the pass@1 of row i (category), column j (model), NaN when the
+// model has no judged sample there.
+func (l *heatLayout) value(i, j int) float64 { return l.cells[j][i] }
+
+// texts lists every text of the chart with its place and style: the title
+// and subtitle, the model names above the columns, the category names left
+// of the rows, the cells' values and the legend's.
+func (l *heatLayout) texts() []placedText {
 	titleSty, subSty, rowSty, colSty, cellSty, tickSty := l.styles()
-
 	top := l.h - hmPad
-	c.FillText(titleSty, vg.Point{X: hmPad, Y: top}, l.title)
-	c.FillText(subSty, vg.Point{X: hmPad, Y: top - titleSty.Height(l.title) - 4}, l.subtitle)
-
-	const inset = 0.75 // white gap between cells
-	for i, m := range l.models {
+	out := []placedText{
+		{titleSty, vg.Point{X: hmPad, Y: top}, l.title},
+		{subSty, vg.Point{X: hmPad, Y: top - titleSty.Height(l.title) - 4}, l.sub},
+	}
+	for j, m := range l.models {
+		r := l.cellRect(0, j)
+		out = append(out, placedText{colSty, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: l.gridTop + hmLabelGap}, m})
+	}
+	for i, c := range l.cats {
 		r := l.cellRect(i, 0)
-		c.FillText(rowSty, vg.Point{X: l.gridLeft - hmLabelGap, Y: (r.Min.Y + r.Max.Y) / 2}, m)
-		for j := range l.cats {
+		out = append(out, placedText{rowSty, vg.Point{X: l.gridLeft - hmLabelGap, Y: (r.Min.Y + r.Max.Y) / 2}, c})
+		for j := range l.models {
 			r := l.cellRect(i, j)
-			fill, txt, ink := rgb(noDataColor), hmNoDataText, rgb(mutedText)
-			if v := l.cells[i][j]; !math.IsNaN(v) {
-				fill, txt = scaleColor(v), pct(v)
-				ink = textOn(fill)
+			sty, txt := cellSty, hmNoDataText
+			sty.Color = rgb(mutedText)
+			if v := l.value(i, j); !math.IsNaN(v) {
+				sty.Color, txt = textOn(scaleColor(v)), pct(v)
 			}
-			c.FillPolygon(fill, rect(r.Min.X+inset, r.Min.Y+inset, r.Max.X-inset, r.Max.Y-inset))
-			sty := cellSty
-			sty.Color = ink
-			c.FillText(sty, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}, txt)
+			out = append(out, placedText{sty, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}, txt})
 		}
 	}
-	gridBottom := l.gridTop - vg.Length(len(l.models))*l.cellH
-	for j, cat := range l.cats {
-		r := l.cellRect(0, j)
-		c.FillText(colSty, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: gridBottom - hmLabelGap}, cat)
+	barBottom := l.legendTop - hmLegendH
+	for q := 0; q <= 4; q++ {
+		x := hmPad + vg.Length(q)*hmLegendW/4
+		out = append(out, placedText{tickSty, vg.Point{X: x, Y: barBottom - 3}, strconv.Itoa(25*q) + "%"})
+	}
+	noData := tickSty
+	noData.XAlign, noData.YAlign = text.XLeft, text.YCenter
+	swLeft := vg.Length(hmPad + hmLegendW + hmSwatchGap)
+	out = append(out, placedText{noData, vg.Point{X: swLeft + hmLegendH + 4, Y: l.legendTop - hmLegendH/2}, "no data"})
+	return out
+}
+
+func (l *heatLayout) paint(c draw.Canvas) {
+	fillBackground(c)
+	const inset = 0.75 // white gap between cells
+	for i := range l.cats {
+		for j := range l.models {
+			r := l.cellRect(i, j)
+			fill := rgb(noDataColor)
+			if v := l.value(i, j); !math.IsNaN(v) {
+				fill = scaleColor(v)
+			}
+			c.FillPolygon(fill, rect(r.Min.X+inset, r.Min.Y+inset, r.Max.X-inset, r.Max.Y-inset))
+		}
 	}
 
-	// Colour bar: hmBarSteps bands, each overlapping the next a little so
-	// no seam shows between them.
-	barRight := l.barLeft + hmBarW
-	barBottom := l.barTop - l.barH
-	step := l.barH / hmBarSteps
+	// Colour bar: hmBarSteps bands left to right, each overlapping the
+	// next a little so no seam shows between them.
+	barLeft, barRight := vg.Length(hmPad), vg.Length(hmPad+hmLegendW)
+	barBottom := l.legendTop - hmLegendH
+	step := vg.Length(hmLegendW) / hmBarSteps
 	for k := range hmBarSteps {
-		y0 := barBottom + vg.Length(k)*step
-		y1 := min(y0+step+0.5, l.barTop)
-		c.FillPolygon(scaleColor((float64(k)+0.5)/hmBarSteps), rect(l.barLeft, y0, barRight, y1))
+		x0 := barLeft + vg.Length(k)*step
+		x1 := min(x0+step+0.5, barRight)
+		c.FillPolygon(scaleColor((float64(k)+0.5)/hmBarSteps), rect(x0, barBottom, x1, l.legendTop))
 	}
 	outline := draw.LineStyle{Color: rgb(mutedText), Width: 0.5}
-	box := rect(l.barLeft, barBottom, barRight, l.barTop)
+	box := rect(barLeft, barBottom, barRight, l.legendTop)
 	c.StrokeLines(outline, append(box, box[0]))
-	for q := 0; q <= 4; q++ {
-		y := barBottom + vg.Length(q)*l.barH/4
-		c.StrokeLine2(outline, barRight, y, barRight+3, y)
-		c.FillText(tickSty, vg.Point{X: barRight + 6, Y: y}, strconv.Itoa(25*q)+"%")
+	swLeft := barRight + hmSwatchGap
+	c.FillPolygon(rgb(noDataColor), rect(swLeft, barBottom, swLeft+hmLegendH, l.legendTop))
+
+	for _, t := range l.texts() {
+		c.FillText(t.sty, t.at, t.s)
 	}
-	swTop := barBottom - hmSwatchGap
-	c.FillPolygon(rgb(noDataColor), rect(l.barLeft, swTop-hmBarW, barRight, swTop))
-	c.FillText(tickSty, vg.Point{X: barRight + 4, Y: swTop - hmBarW/2}, "no data")
 }
