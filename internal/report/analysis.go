@@ -127,7 +127,7 @@ func writeTaxonomy(w *mdWriter, mt analysis.ModelTaxonomy) {
 	}
 	w.header("Pattern", "Failures", "Share", "Confidence", "Description", "Cases")
 	for _, r := range rows {
-		w.row("`"+string(r.Pattern)+"`", itoa(r.Failures), pct(r.Share), fixed(r.MeanConfidence, 2),
+		w.row(mdescape.Code(string(r.Pattern)), itoa(r.Failures), pct(r.Share), fixed(r.MeanConfidence, 2),
 			analysis.PatternDescription(r.Pattern), exampleCases(r.Cases))
 	}
 	w.line()
@@ -254,7 +254,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 	w.line()
 	w.header("Pattern", "Check-name keywords")
 	for _, r := range analysis.KeywordRules() {
-		w.row("`"+string(r.Pattern)+"`", mdescape.Text(strings.Join(r.Keywords, ", ")))
+		w.row(mdescape.Code(string(r.Pattern)), mdescape.Text(strings.Join(r.Keywords, ", ")))
 	}
 	return []byte(w.b.String())
 }
@@ -263,7 +263,7 @@ func FailureReportMarkdown(rep *score.Report, an *analysis.Analysis, gaps []anal
 func patternOrder() string {
 	var names []string
 	for _, p := range analysis.Patterns() {
-		names = append(names, "`"+string(p)+"`")
+		names = append(names, mdescape.Code(string(p)))
 	}
 	return strings.Join(names, ", ")
 }
