@@ -257,10 +257,9 @@ func categorySection(after *score.Report, beforeModels map[string]*score.ModelSc
 	}
 	summary := plural(len(rows), "row") + ": " + strings.Join(counts, ", ")
 	if len(rows) > foldRows {
-		// The table folds: its rows beyond noise, regressions first, stay
-		// in the open.
-		// Regressions, largest drop first, then improvements, largest gain
-		// first; ties keep the table's order (model, category).
+		// The table folds: its rows beyond noise stay in the open, in a
+		// short table of their own — regressions, largest drop first, then
+		// improvements, largest gain first; ties in the table's order.
 		var picked []int
 		for i, r := range rows {
 			if v := verdict(r.before, r.after); v == Regressed || v == Improved {
