@@ -82,7 +82,7 @@ internal error.`,
 		return nil
 	}
 	root.AddCommand(
-		newValidateCommand(),
+		newValidateCommand(), newValidateCommentCommand(),
 		newEvaluateCommand(),
 		newRunCommand(),
 		newAgentCommand(), newSensitivityCommand(),
