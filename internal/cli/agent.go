@@ -6,9 +6,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newAgentCommand() *cobra.Command {
-	var f runFlags
-	var maxTurns int
+func newAgentCommand(f *Factory) *cobra.Command {
+	var o RunOptions
 	cmd := &cobra.Command{
 		Use:   "agent <model>",
 		Short: "Run a model in multi-turn agent mode: evaluation feedback goes back to it each turn",
@@ -22,13 +21,14 @@ Results are archived and resumable exactly as with run (same --run-id, same
 options). Exit codes as for run.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if maxTurns < 1 {
-				return usageError(fmt.Errorf("--max-turns must be at least 1, got %d", maxTurns))
+			if o.MaxTurns < 1 {
+				return usageError(fmt.Errorf("--max-turns must be at least 1, got %d", o.MaxTurns))
 			}
-			return executeRun(cmd, &f, args, maxTurns)
+			o.Models = args
+			return runRun(cmd.Context(), f, o)
 		},
 	}
-	f.register(cmd)
-	cmd.Flags().IntVar(&maxTurns, "max-turns", 5, "largest number of model turns per case")
+	o.register(cmd)
+	cmd.Flags().IntVar(&o.MaxTurns, "max-turns", 5, "largest number of model turns per case")
 	return cmd
 }

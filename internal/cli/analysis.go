@@ -57,7 +57,7 @@ func scoreAllRuns(resultsDir string, corpus []*cases.Case) (*score.Report, *anal
 // newAnalysisCommand builds guide, calibrate and ablation: each pools every
 // stored run and writes one report.
 func newAnalysisCommand(use, short, long string, write func(resultsDir string, rep *score.Report, an *analysis.Analysis) (string, error)) *cobra.Command {
-	var corpus corpusFlags
+	var corpus CorpusOptions
 	var resultsDir string
 	cmd := &cobra.Command{
 		Use:   use,
@@ -65,7 +65,7 @@ func newAnalysisCommand(use, short, long string, write func(resultsDir string, r
 		Long:  long,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sel, _, err := loadSelected(cmd, &corpus)
+			sel, _, err := loadSelected(cmd.ErrOrStderr(), &corpus)
 			if err != nil {
 				return err
 			}

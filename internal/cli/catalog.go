@@ -12,15 +12,15 @@ import (
 )
 
 func newCatalogCommand() *cobra.Command {
-	var corpus corpusFlags
-	var tc toolchainFlags
+	var corpus CorpusOptions
+	var tc ToolchainConfig
 	var out, machine string
 	cmd := &cobra.Command{
 		Use:   "catalog",
 		Short: "Write docs/CASES.md: every case with its layers, checks and negatives, and the category × difficulty table",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sel, problems, err := loadSelected(cmd, &corpus)
+			sel, problems, err := loadSelected(cmd.ErrOrStderr(), &corpus)
 			if err != nil {
 				return err
 			}

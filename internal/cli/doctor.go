@@ -12,9 +12,9 @@ import (
 )
 
 func newDoctorCommand() *cobra.Command {
-	var tc toolchainFlags
+	var tc ToolchainConfig
 	var asJSON bool
-	var python pythonFlags
+	var python PythonOptions
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Say which platforms this machine can build (L1) and run (L2), and why not",
@@ -55,13 +55,13 @@ embedeval package imports from (PYTHONPATH).`,
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), pythonBridgeLine(cmd, python.python, d.Jail()))
+			fmt.Fprintln(cmd.OutOrStdout(), pythonBridgeLine(cmd, python.Python, d.Jail()))
 			return nil
 		},
 	}
 	tc.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON")
-	cmd.Flags().StringVar(&python.python, "python", pycheck.DefaultPython, "Python interpreter of the bridge to Python check modules, to probe")
+	cmd.Flags().StringVar(&python.Python, "python", pycheck.DefaultPython, "Python interpreter of the bridge to Python check modules, to probe")
 	return cmd
 }
 

@@ -19,9 +19,9 @@ import (
 )
 
 func newEvaluateCommand() *cobra.Command {
-	var corpus corpusFlags
-	var tc toolchainFlags
-	var python pythonFlags
+	var corpus CorpusOptions
+	var tc ToolchainConfig
+	var python PythonOptions
 	var limits checks.Limits
 	var layers string
 	var asJSON bool
@@ -38,19 +38,19 @@ Exit code 0 when the solution passes, 1 when it fails or cannot be judged,
 2 on bad flags.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(corpus.filter.IDs) != 1 {
+			if len(corpus.Filter.IDs) != 1 {
 				return usageError(errors.New("give exactly one case with --case"))
 			}
 			set, err := eval.ParseLayers(layers)
 			if err != nil {
 				return usageError(err)
 			}
-			sel, _, err := loadSelected(cmd, &corpus)
+			sel, _, err := loadSelected(cmd.ErrOrStderr(), &corpus)
 			if err != nil {
 				return err
 			}
 			if len(sel) != 1 {
-				return usageError(fmt.Errorf("case %s not found (or does not load) under %s", corpus.filter.IDs[0], corpus.casesDir))
+				return usageError(fmt.Errorf("case %s not found (or does not load) under %s", corpus.Filter.IDs[0], corpus.CasesDir))
 			}
 			c := sel[0]
 			if err := python.refuse(sel); err != nil {
@@ -68,7 +68,7 @@ Exit code 0 when the solution passes, 1 when it fails or cannot be judged,
 			if err != nil {
 				return fmt.Errorf("check runtime: %w", err)
 			}
-			if opts := python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir); opts != nil {
+			if opts := python.options(limits.Timeout, d.Jail(), corpus.CasesDir, corpus.PrivateDir); opts != nil {
 				bridge := pycheck.New(*opts)
 				defer bridge.Close()
 				rt.UseForeign(bridge)
@@ -103,10 +103,9 @@ Exit code 0 when the solution passes, 1 when it fails or cannot be judged,
 	tc.register(cmd)
 	python.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
+	addLayersFlag(fl, &layers)
 	fl.BoolVar(&asJSON, "json", false, "print the full result record as JSON")
-	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
-	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
+	addCheckLimitFlags(fl, &limits)
 	return cmd
 }
 

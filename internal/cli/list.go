@@ -16,12 +16,12 @@ import (
 
 // loadSelected loads the corpus, reports broken cases on stderr, and returns the
 // selected cases.
-func loadSelected(cmd *cobra.Command, corpus *corpusFlags) ([]*cases.Case, []diag.Problem, error) {
+func loadSelected(errOut io.Writer, corpus *CorpusOptions) ([]*cases.Case, []diag.Problem, error) {
 	flt, err := corpus.resolved()
 	if err != nil {
 		return nil, nil, err
 	}
-	c := cases.LoadCorpus(corpus.casesDir, corpus.privateDir)
+	c := cases.LoadCorpus(corpus.CasesDir, corpus.PrivateDir)
 	var problems []diag.Problem
 	problems = append(problems, c.Problems...)
 	dirs := make([]string, 0, len(c.Broken))
@@ -33,7 +33,7 @@ func loadSelected(cmd *cobra.Command, corpus *corpusFlags) ([]*cases.Case, []dia
 		problems = append(problems, c.Broken[d]...)
 	}
 	for _, p := range problems {
-		fmt.Fprintln(cmd.ErrOrStderr(), p)
+		fmt.Fprintln(errOut, p)
 	}
 	return c.Select(flt), problems, nil
 }
@@ -58,7 +58,7 @@ type listRow struct {
 // writes a report of them (text or --json); broken cases go to stderr and make
 // the exit code 1.
 func newCorpusReportCommand(use, short, long string, write func(w io.Writer, sel []*cases.Case, asJSON bool) error) *cobra.Command {
-	var corpus corpusFlags
+	var corpus CorpusOptions
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   use,
@@ -66,7 +66,7 @@ func newCorpusReportCommand(use, short, long string, write func(w io.Writer, sel
 		Long:  long,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sel, problems, err := loadSelected(cmd, &corpus)
+			sel, problems, err := loadSelected(cmd.ErrOrStderr(), &corpus)
 			if err != nil {
 				return err
 			}

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/embedeval/embedeval-go/internal/cases"
-	"github.com/spf13/pflag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -140,12 +138,11 @@ func TestMergeCommandRefusesMissingShard(t *testing.T) {
 func TestShardCommandWritesActionsOutputs(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary")}
-	var out, errOut bytes.Buffer
-	cmd := newShardCommand(func(k string) string { return env[k] })
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	code := Main(cmd, []string{"--cases", bundledCorpus, "--models", "reference,mock", "--samples", "3", "--max-jobs", "64", "--plan", filepath.Join(dir, "plan.json"), "--timings", filepath.Join(dir, "none.json")})
-	require.Equal(t, ExitOK, code, errOut.String())
+	tf := newTestFactory(t)
+	tf.env = env
+	cmd := newShardCommand(tf.Factory)
+	code := Main(cmd, []string{"--cases", bundledCorpus, "--model", "reference", "--model", "mock", "--samples", "3", "--max-jobs", "64", "--plan", filepath.Join(dir, "plan.json"), "--timings", filepath.Join(dir, "none.json")})
+	require.Equal(t, ExitOK, code, tf.errOut.String())
 	p, err := pipeline.ReadPlan(filepath.Join(dir, "plan.json"))
 	require.NoError(t, err)
 	m, err := pipeline.MatrixJSON(p)
@@ -198,44 +195,6 @@ func TestPipelineNeedsLocal(t *testing.T) {
 	code, _, errOut := runCLI(t, "pipeline", "--cases", bundledCorpus)
 	require.Equal(t, ExitUsage, code)
 	require.Equal(t, "embedeval: only --local is available here: in GitHub Actions the workflow runs shard, run --plan and merge as steps\n", errOut)
-}
-
-// TestIsolatedShardKeepsEveryFlag: `pipeline --local --isolate` runs each
-// shard as `run --plan` in a child process; the child must evaluate as the
-// in-process shard does, so every flag given to pipeline that run also has
-// (and the plan does not own) reaches it with its value.
-func TestIsolatedShardKeepsEveryFlag(t *testing.T) {
-	cmd := newPipelineCommand()
-	require.NoError(t, cmd.ParseFlags([]string{"--local", "--isolate", "--model", "reference", "--cases", "my-cases",
-		"--require-layers", "L1,L2", "--build-timeout", "2m", "--run-timeout", "3s", "--check-timeout", "7s", "--check-steps", "12345",
-		"--base-url", "http://127.0.0.1:9/v1", "--context-pack", "pack.md", "--jail", "bubblewrap", "--no-cache", "--output-dir", "out"}))
-	args, err := shardArgs(cmd, "out/plan.json", 2, "out/artifacts/shard-2.json")
-	require.NoError(t, err)
-	require.Equal(t, []string{"run", "--plan", "out/plan.json", "--shard", "2", "--artifact", "out/artifacts/shard-2.json"}, args[:7])
-	for _, want := range []string{"--require-layers=L1,L2", "--build-timeout=2m0s", "--run-timeout=3s", "--check-timeout=7s",
-		"--check-steps=12345", "--base-url=http://127.0.0.1:9/v1", "--context-pack=pack.md", "--jail=bubblewrap", "--no-cache=true", "--cases=my-cases"} {
-		require.Contains(t, args, want)
-	}
-	for _, a := range args {
-		require.False(t, strings.HasPrefix(a, "--model") || strings.HasPrefix(a, "--output-dir") || strings.HasPrefix(a, "--isolate") || strings.HasPrefix(a, "--local"),
-			"%s is the plan's or pipeline's own, not run's", a)
-	}
-
-	// The child's command line parses as run's, and every flag pipeline
-	// shares with run (not owned by the plan) has the parent's value there.
-	run := newRunCommand()
-	require.NoError(t, run.ParseFlags(args[1:]))
-	owned := map[string]bool{}
-	for _, n := range planOwnedFlags() {
-		owned[n] = true
-	}
-	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
-		target := run.Flags().Lookup(fl.Name)
-		if target == nil || owned[fl.Name] {
-			return
-		}
-		require.Equal(t, fl.Value.String(), target.Value.String(), "--%s", fl.Name)
-	})
 }
 
 // TestLocalPipelinePicksEnoughShards: two models over cases of six images

@@ -51,8 +51,13 @@ var version = "dev"
 // Version returns the binary's version string.
 func Version() string { return version }
 
-// NewRootCommand builds the embedeval command tree.
+// NewRootCommand builds the embedeval command tree with the real factory.
 func NewRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	return NewRootCommandWith(DefaultFactory(os.Stdin, stdout, stderr))
+}
+
+// NewRootCommandWith builds the embedeval command tree on a factory.
+func NewRootCommandWith(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "embedeval",
 		Short: "Benchmark LLMs on embedded firmware: validate cases, run models, score and report",
@@ -67,8 +72,9 @@ internal error.`,
 		SilenceErrors: true,
 		Version:       version,
 	}
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.PersistentFlags().String("log-level", "warn", "log level: debug, info, warn, error")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
@@ -84,20 +90,20 @@ internal error.`,
 	root.AddCommand(
 		newValidateCommand(), newValidateCommentCommand(),
 		newEvaluateCommand(),
-		newRunCommand(),
-		newAgentCommand(), newSensitivityCommand(),
+		newRunCommand(f),
+		newAgentCommand(f), newSensitivityCommand(f),
 		newDoctorCommand(),
-		newReportCommand(),
+		newReportCommand(f),
 		newGuideCommand(),
 		newCalibrateCommand(),
 		newAblationCommand(),
-		newPublishCommand(),
+		newPublishCommand(f),
 		newCatalogCommand(),
 		newListCommand(),
 		newCategoriesCommand(),
-		NewShardCommand(),
-		NewMergeCommand(),
-		newPipelineCommand(),
+		newShardCommand(f),
+		newMergeCommand(f),
+		newPipelineCommand(f),
 	)
 	return root
 }

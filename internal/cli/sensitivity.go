@@ -13,8 +13,8 @@ import (
 	"github.com/embedeval/embedeval-go/internal/runner"
 )
 
-func newSensitivityCommand() *cobra.Command {
-	var f modelFlags
+func newSensitivityCommand(f *Factory) *cobra.Command {
+	var o EvalOptions
 	var sample, variants int
 	var seed uint64
 	var asJSON bool
@@ -42,7 +42,7 @@ Exit code 0 when every verdict could be compared, 1 when some could not.`,
 			if sample < 0 {
 				return usageError(fmt.Errorf("--sample must not be negative, got %d", sample))
 			}
-			p, err := f.prepare(cmd, args)
+			p, err := prepare(cmd.Context(), f, &o, args)
 			if err != nil {
 				return err
 			}
@@ -76,7 +76,7 @@ Exit code 0 when every verdict could be compared, 1 when some could not.`,
 			return nil
 		},
 	}
-	f.register(cmd)
+	o.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&sample, "sample", 30, "number of cases to sample (0: all selected)")
 	fl.IntVar(&variants, "variants", 3, "number of variant strategies (1-3: reorder, rephrase, remove)")

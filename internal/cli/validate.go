@@ -11,13 +11,13 @@ import (
 )
 
 func newValidateCommand() *cobra.Command {
-	var corpus corpusFlags
-	var tc toolchainFlags
+	var corpus CorpusOptions
+	var tc ToolchainConfig
 	var layers, checkNamesBase string
 	var asJSON, verbose bool
 	var jobs int
 	var limits checks.Limits
-	var python pythonFlags
+	var python PythonOptions
 	var minCoverage float64
 	var requireRequirements, requireBlind bool
 	cmd := &cobra.Command{
@@ -57,9 +57,9 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 				return err
 			}
 			rep, err := validate.Run(cmd.Context(), validate.Options{
-				CasesDir: corpus.casesDir, PrivateCasesDir: corpus.privateDir, Filter: flt,
+				CasesDir: corpus.CasesDir, PrivateCasesDir: corpus.PrivateDir, Filter: flt,
 				Layers: set, Jobs: jobs, Limits: limits, Toolchain: d, CheckNamesBase: checkNamesBase,
-				Python: python.options(limits.Timeout, d.Jail(), corpus.casesDir, corpus.privateDir), MinCoverage: minCoverage,
+				Python: python.options(limits.Timeout, d.Jail(), corpus.CasesDir, corpus.PrivateDir), MinCoverage: minCoverage,
 				RequireRequirements: requireRequirements, RequireBlind: requireBlind,
 			})
 			if err != nil {
@@ -82,13 +82,12 @@ Exit code 1 when anything is wrong, 2 on bad flags.`,
 	corpus.register(cmd)
 	tc.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&layers, "layers", "all", "layers to run: all, or a list such as L0,L3,L4")
+	addLayersFlag(fl, &layers)
 	fl.BoolVar(&asJSON, "json", false, "write the report as JSON")
 	fl.StringVar(&checkNamesBase, "check-names-base", "", "git revision to hold check names against: a name reported there must still be reported or be renamed in checks/check_name_migrations.yaml")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "also say why layers were skipped and list checks no negative defends")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "cases validated in parallel (0: one per CPU)")
-	fl.Uint64Var(&limits.MaxSteps, "check-steps", checks.DefaultMaxSteps, "Starlark step limit of one check call")
-	fl.DurationVar(&limits.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
+	addCheckLimitFlags(fl, &limits)
 	python.register(cmd)
 	fl.Float64Var(&minCoverage, "min-coverage", 0, "smallest L4 coverage (percent of a case's checks defended by must_fail negatives) a case may have; below it is an error (0: not enforced)")
 	fl.BoolVar(&requireRequirements, "require-requirements", false, "make a check record that cites no requirement (a quote of prompt.md or context/) an error")

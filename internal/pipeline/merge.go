@@ -196,7 +196,7 @@ func Merge(ctx context.Context, o MergeOptions) (*MergeOutcome, error) {
 	man := runner.Manifest{
 		RunID: o.RunID, BinaryVersion: o.Plan.BinaryVersion, StartedAt: started,
 		Options: runner.RunOptions{Models: in.Models, Samples: in.Samples, Temperature: in.Temperature, MaxTokens: in.MaxTokens,
-			Scenario: in.Scenario, FeedbackRounds: in.FeedbackRounds, Layers: in.Layers},
+			Scenario: in.Scenario, FeedbackRounds: in.FeedbackRounds, Layers: in.Layers, ContextPack: in.ContextPack},
 		Cases: evaluated,
 	}
 	if err := writeJSON(filepath.Join(runDir, runner.ManifestFile), man); err != nil {

@@ -33,7 +33,13 @@ type Inputs struct {
 	Temperature    float64  `json:"temperature"`
 	MaxTokens      int      `json:"max_tokens"`
 	Layers         string   `json:"layers"`
-	MaxJobs        int      `json:"max_jobs"`
+	// ContextPack is the sha256 of the context pack's text
+	// (runner.HashText), or empty; ContextPackFile is where it was read, and
+	// where a shard reads it by default (the shard refuses a text of
+	// another hash).
+	ContextPack     string `json:"context_pack,omitempty"`
+	ContextPackFile string `json:"context_pack_file,omitempty"`
+	MaxJobs         int    `json:"max_jobs"`
 	// Timings is the sha256 of the timings file the predictions came from,
 	// or empty when there was none.
 	Timings string `json:"timings,omitempty"`

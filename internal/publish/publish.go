@@ -68,6 +68,18 @@ func WriteReports(resultsDir, runID string, corpus []*cases.Case, generated time
 	})
 }
 
+// Regenerate rewrites every report of a stored run (WriteReports) with the
+// settings the run recorded in its run.json (RecordedOptions), never the
+// caller's: a run at temperature 0.5 stays at 0.5 in its regenerated
+// summary. A run without run.json is reported with zero settings.
+func Regenerate(resultsDir, runID string, corpus []*cases.Case, generated time.Time) ([]string, error) {
+	recorded, _, err := RecordedOptions(resultsDir, runID)
+	if err != nil {
+		return nil, err
+	}
+	return WriteReports(resultsDir, runID, corpus, generated, recorded.Temperature)
+}
+
 // WriteReportsFrom is WriteReports for results already in memory (the
 // run's results.jsonl as merge writes it): the same reports, without
 // reading the file back. started is the run's start (summary.json's
