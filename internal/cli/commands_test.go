@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	gh "github.com/google/go-github/v83/github"
 	"github.com/stretchr/testify/require"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/checks"
+	ghpub "github.com/embedeval/embedeval-go/internal/github"
 	"github.com/embedeval/embedeval-go/internal/pipeline"
 	"github.com/embedeval/embedeval-go/internal/runner"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
@@ -317,5 +320,45 @@ func TestMergeThroughTheFactory(t *testing.T) {
 	require.FileExists(t, filepath.Join(res, "runs", m.Record.RunID, "summary.json"))
 
 	_, err = runMerge(t.Context(), tf.Factory, MergeOptions{Plan: filepath.Join(dir, "plan.json"), Artifacts: filepath.Join(dir, "artifacts"), Results: res, Generated: "yesterday"})
+	require.Equal(t, ExitUsage, codeOf(err))
+}
+
+// TestPublishThroughTheFactory: --body-out writes the body and sends
+// nothing; publishing takes the token from the factory's environment (none:
+// usage error) and makes its client through the factory.
+func TestPublishThroughTheFactory(t *testing.T) {
+	tf := newTestFactory(t)
+	dir := t.TempDir()
+	require.NoError(t, runRun(t.Context(), tf.Factory, RunOptions{Eval: evalDefaults(badCorpus, "timer-001"), Models: []string{"reference"},
+		Samples: 1, Scenario: "generation", OutputDir: dir, RunID: "p1"}))
+	tf.env["GITHUB_REPOSITORY"], tf.env["GITHUB_RUN_ID"], tf.env["GITHUB_SERVER_URL"] = "acme/bench", "42", "https://ghe.example"
+	body := filepath.Join(dir, "body.md")
+	o := PublishOptions{RunID: "p1", Results: dir, Base: "main", PathInRepo: "results", BodyOut: body}
+	tf.out.Reset()
+	require.NoError(t, runPublish(t.Context(), tf.Factory, o))
+	require.Contains(t, tf.out.String(), "wrote the pull request body to "+body+" (nothing published)")
+	raw, err := os.ReadFile(body)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(raw), ghpub.ResultsMarker), string(raw))
+	require.Contains(t, string(raw), "https://ghe.example/acme/bench/actions/runs/42", "the run link comes from the factory's environment")
+
+	o.BodyOut, o.Repo, o.APIURL = "", "acme/bench", "http://127.0.0.1:9/api/"
+	err = runPublish(t.Context(), tf.Factory, o)
+	require.Equal(t, ExitUsage, codeOf(err))
+	require.Contains(t, err.Error(), "GITHUB_TOKEN is not set")
+
+	tf.env["GITHUB_TOKEN"] = "t0ken"
+	var gotToken, gotURL string
+	tf.NewGitHubClient = func(token string, opts ghpub.ClientOptions) (*gh.Client, error) {
+		gotToken, gotURL = token, opts.BaseURL
+		return nil, errors.New("offline")
+	}
+	err = runPublish(t.Context(), tf.Factory, o)
+	require.Equal(t, ExitUsage, codeOf(err))
+	require.EqualError(t, err, "offline")
+	require.Equal(t, "t0ken", gotToken)
+	require.Equal(t, "http://127.0.0.1:9/api/", gotURL)
+
+	err = runPublish(t.Context(), tf.Factory, PublishOptions{RunID: "../x", Results: dir})
 	require.Equal(t, ExitUsage, codeOf(err))
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -117,6 +119,8 @@ func runPipeline(ctx context.Context, f *Factory, o PipelineOptions) error {
 			return fmt.Errorf("clear %s: %w", d, err)
 		}
 	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	errorsTotal := 0
 	for _, j := range p.Jobs {
 		sro := ShardRunOptions{Plan: planPath, Shard: j.Index, Artifact: filepath.Join(artifacts, pipeline.ArtifactName(j.Index)), Eval: o.Eval}
