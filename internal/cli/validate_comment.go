@@ -53,4 +53,3 @@ docs/WORKFLOWS.md.`,
 	fl.StringVar(&info.HeadSHA, "head-sha", "", "the commit validated")
 	return cmd
 }
-
