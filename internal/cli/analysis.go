@@ -3,12 +3,12 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/analysis"
 	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/publish"
 	"github.com/embedeval/embedeval-go/internal/report"
 	"github.com/embedeval/embedeval-go/internal/result"
 	"github.com/embedeval/embedeval-go/internal/score"
@@ -19,17 +19,16 @@ import (
 // repeated runs count as more samples instead of duplicates.
 const attemptsPerRun = 100_000
 
-// scoreAllRuns pools every runs/*/results.jsonl under resultsDir (in run-id
-// order) into one score report and one analysis.
+// scoreAllRuns pools every run under resultsDir (its results.jsonl, or the
+// committed verdicts.jsonl; in run-id order) into one score report and one analysis.
 func scoreAllRuns(resultsDir string, corpus []*cases.Case) (*score.Report, *analysis.Analysis, []string, error) {
-	files, err := filepath.Glob(filepath.Join(resultsDir, "runs", "*", "results.jsonl"))
+	files, err := publish.RunResultFiles(resultsDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if len(files) == 0 {
-		return nil, nil, nil, usageError(fmt.Errorf("no runs under %s (runs/<run-id>/results.jsonl)", resultsDir))
+		return nil, nil, nil, usageError(fmt.Errorf("no runs under %s (runs/<run-id>/results.jsonl or verdicts.jsonl)", resultsDir))
 	}
-	sort.Strings(files)
 	metas := make([]cases.Metadata, len(corpus))
 	for i, c := range corpus {
 		metas[i] = c.Meta

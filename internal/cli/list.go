@@ -12,6 +12,7 @@ import (
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/diag"
+	"github.com/embedeval/embedeval-go/internal/mdescape"
 )
 
 // loadSelected loads the corpus, reports broken cases on stderr, and returns the
@@ -159,7 +160,7 @@ func writeCategories(w io.Writer, sel []*cases.Case, asJSON bool) error {
 	total := CategoryCount{Category: "**total**"}
 	b.WriteString("| Category | Easy | Medium | Hard | Total |\n|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", r.Category, r.Easy, r.Medium, r.Hard, r.Total)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdescape.Text(r.Category), r.Easy, r.Medium, r.Hard, r.Total)
 		total.Easy += r.Easy
 		total.Medium += r.Medium
 		total.Hard += r.Hard

@@ -50,7 +50,7 @@ func runReport(_ context.Context, f *Factory, o ReportOptions) error {
 			return err
 		}
 		if !ok {
-			return usageError(fmt.Errorf("no run to report under %s (none has run.json and results.jsonl); pass --run-id", filepath.Join(o.Results, "runs")))
+			return usageError(fmt.Errorf("no run to report under %s (none has run.json and results.jsonl or verdicts.jsonl); pass --run-id", filepath.Join(o.Results, "runs")))
 		}
 		o.RunID = id
 		fmt.Fprintf(f.IO.ErrOut, "no --run-id: reporting the latest run, %s (started %s)\n", id, started.UTC().Format(time.RFC3339))

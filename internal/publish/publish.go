@@ -442,3 +442,26 @@ func scoredResultsPath(resultsDir, id string) (string, error) {
 	}
 	return verdicts, nil
 }
+
+// RunResultFiles lists, in run-id order, the file each run under
+// resultsDir/runs/ is scored from (ScoredResultsPath): its results.jsonl or
+// its committed verdicts.jsonl. Runs with neither are left out.
+func RunResultFiles(resultsDir string) ([]string, error) {
+	dirs, err := os.ReadDir(filepath.Join(resultsDir, "runs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	var files []string
+	for _, d := range dirs {
+		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		if path, err := scoredResultsPath(resultsDir, d.Name()); err == nil {
+			files = append(files, path)
+		}
+	}
+	return files, nil
+}

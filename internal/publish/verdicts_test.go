@@ -76,6 +76,9 @@ func TestVerdictsScoreLikeResults(t *testing.T) {
 	fromVerdicts, err := ScoreLeaderboard(dir, corpus, "")
 	require.NoError(t, err)
 	require.Equal(t, fromResults, fromVerdicts)
+	files, err := RunResultFiles(dir)
+	require.NoError(t, err)
+	require.Equal(t, []string{filepath.Join(dir, "runs", "r1", VerdictsFile)}, files)
 	require.Len(t, fromVerdicts.Models, 2)
 
 	// Reporting the run again from its verdicts gives the same verdicts file.
