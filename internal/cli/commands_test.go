@@ -362,3 +362,45 @@ func TestPublishThroughTheFactory(t *testing.T) {
 	err = runPublish(t.Context(), tf.Factory, PublishOptions{RunID: "../x", Results: dir})
 	require.Equal(t, ExitUsage, codeOf(err))
 }
+
+// TestPlanRecordsVerdictSettings: the check limits, the L1/L2 time limits
+// and the required layers change verdicts, so shard records them in the
+// plan (and its hash), every shard takes them from there, and run --plan
+// refuses its own.
+func TestPlanRecordsVerdictSettings(t *testing.T) {
+	dir := t.TempDir()
+	plan := func(name string, args ...string) *pipeline.Plan {
+		tf := newTestFactory(t)
+		args = append([]string{"--cases", badCorpus, "--case", "timer-001", "--model", "reference", "--plan", filepath.Join(dir, name), "--timings", filepath.Join(dir, "none.json")}, args...)
+		require.Equal(t, ExitOK, Main(newShardCommand(tf.Factory), args), tf.errOut.String())
+		p, err := pipeline.ReadPlan(filepath.Join(dir, name))
+		require.NoError(t, err)
+		return p
+	}
+	defaults := plan("defaults.json")
+	require.Equal(t, uint64(checks.DefaultMaxSteps), defaults.Inputs.CheckSteps)
+	require.Equal(t, toolchain.DefaultRunTimeout, defaults.Inputs.RunTimeout)
+	set := plan("set.json", "--check-steps", "1234", "--check-timeout", "9s", "--build-timeout", "2m", "--run-timeout", "3s", "--require-layers", "L1")
+	require.Equal(t, uint64(1234), set.Inputs.CheckSteps)
+	require.Equal(t, 9*time.Second, set.Inputs.CheckTimeout)
+	require.Equal(t, 2*time.Minute, set.Inputs.BuildTimeout)
+	require.Equal(t, 3*time.Second, set.Inputs.RunTimeout)
+	require.Equal(t, "L1", set.Inputs.RequireLayers)
+	require.NotEqual(t, defaults.Hash, set.Hash, "the plan's hash covers the verdict settings")
+
+	eo := evalDefaults("")
+	applyPlanVerdictSettings(&eo, set.Inputs)
+	require.Equal(t, uint64(1234), eo.Limits.MaxSteps)
+	require.Equal(t, 9*time.Second, eo.Limits.Timeout)
+	require.Equal(t, 2*time.Minute, eo.Toolchain.BuildTimeout)
+	require.Equal(t, 3*time.Second, eo.Toolchain.RunTimeout)
+	require.Equal(t, "L1", eo.Toolchain.RequireLayers)
+	old := evalDefaults("")
+	applyPlanVerdictSettings(&old, pipeline.Inputs{})
+	require.Equal(t, evalDefaults(""), old, "a plan without them leaves the shard's defaults")
+
+	tf := newTestFactory(t)
+	code := Main(NewRootCommandWith(tf.Factory), []string{"run", "--plan", filepath.Join(dir, "set.json"), "--shard", "1", "--run-timeout", "1s"})
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, tf.errOut.String(), "--run-timeout cannot be given with --plan: the plan sets it")
+}

@@ -64,6 +64,15 @@ func addCheckLimitFlags(fl *pflag.FlagSet, l *checks.Limits) {
 	fl.DurationVar(&l.Timeout, "check-timeout", checks.DefaultTimeout, "wall-clock limit of one check call")
 }
 
+// addVerdictToolchainFlags registers the toolchain settings that change
+// verdicts, which a plan records for every shard: --require-layers,
+// --build-timeout and --run-timeout.
+func addVerdictToolchainFlags(fl *pflag.FlagSet, requireLayers *string, buildTimeout, runTimeout *time.Duration) {
+	fl.StringVar(requireLayers, "require-layers", "", "layers whose toolchain must be present (L1, L2 or L1,L2): absence is an error, not a skip")
+	fl.DurationVar(buildTimeout, "build-timeout", toolchain.DefaultBuildTimeout, "time limit of one L1 build")
+	fl.DurationVar(runTimeout, "run-timeout", toolchain.DefaultRunTimeout, "time after which an L2 run is stopped (normal for firmware)")
+}
+
 // addPlatformsFlag registers --platforms.
 func addPlatformsFlag(fl *pflag.FlagSet, p *string) {
 	fl.StringVar(p, "platforms", "", "platform registry to use instead of the shipped data/platforms.yaml")
@@ -182,9 +191,7 @@ type ToolchainConfig struct {
 func (f *ToolchainConfig) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	addPlatformsFlag(fl, &f.PlatformsFile)
-	fl.StringVar(&f.RequireLayers, "require-layers", "", "layers whose toolchain must be present (L1, L2 or L1,L2): absence is an error, not a skip")
-	fl.DurationVar(&f.BuildTimeout, "build-timeout", toolchain.DefaultBuildTimeout, "time limit of one L1 build")
-	fl.DurationVar(&f.RunTimeout, "run-timeout", toolchain.DefaultRunTimeout, "time after which an L2 run is stopped (normal for firmware)")
+	addVerdictToolchainFlags(fl, &f.RequireLayers, &f.BuildTimeout, &f.RunTimeout)
 	fl.IntVar(&f.BuildJobs, "build-jobs", 1, "compiler processes per build (make/ninja -j); the worker pool already runs one build per core")
 	fl.StringVar(&f.Jail, "jail", "auto", "how builds and runs of untrusted code are confined: auto, bubblewrap, uid or none (docs/TOOLCHAINS.md)")
 	fl.BoolVar(&f.AllowUnjailed, "allow-unjailed", false, "run untrusted code (compilers on model answers, programs, QEMU) even when no jail works here: UNSAFE outside a throwaway machine")

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
+	"github.com/embedeval/embedeval-go/internal/checks"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/pipeline"
 	"github.com/embedeval/embedeval-go/internal/result"
@@ -41,6 +43,10 @@ type ShardOptions struct {
 	Plan         string
 	Timings      string
 	ChangedSince string
+	// Verdict settings every shard shares (recorded in the plan).
+	Limits                   checks.Limits
+	BuildTimeout, RunTimeout time.Duration
+	RequireLayers            string
 }
 
 // filterStrings records the corpus filter in the plan's inputs.
@@ -103,6 +109,8 @@ func makePlan(ctx context.Context, f *Factory, o ShardOptions) (*pipeline.Plan, 
 		Filters: filterStrings(o.Corpus.Filter), ChangedSince: o.ChangedSince, Models: o.Models, Samples: o.Samples,
 		Scenario: o.Scenario, FeedbackRounds: o.FeedbackRounds, Temperature: o.Temperature, MaxTokens: o.MaxTokens,
 		Layers: set.String(), ContextPack: packHash(pack), MaxJobs: o.MaxJobs, Timings: tmHash,
+		CheckSteps: o.Limits.MaxSteps, CheckTimeout: o.Limits.Timeout, BuildTimeout: o.BuildTimeout, RunTimeout: o.RunTimeout,
+		RequireLayers: o.RequireLayers,
 	}
 	if pack != "" {
 		in.ContextPackFile = o.ContextPack
@@ -169,6 +177,8 @@ base of REF and HEAD (pull requests). See docs/PIPELINE.md.`,
 	addSamplingFlags(fl, &o.Temperature, &o.MaxTokens)
 	addLayersFlag(fl, &o.Layers)
 	addContextPackFlag(fl, &o.ContextPack)
+	addCheckLimitFlags(fl, &o.Limits)
+	addVerdictToolchainFlags(fl, &o.RequireLayers, &o.BuildTimeout, &o.RunTimeout)
 	fl.IntVar(&o.MaxJobs, "max-jobs", 64, "most matrix jobs (GitHub allows 256)")
 	fl.StringVar(&o.Plan, "plan", "plan.json", "where the plan is written")
 	fl.StringVar(&o.Timings, "timings", filepath.Join("results", pipeline.TimingsFile), "recorded durations (written by merge); missing means predict from the platform table")

@@ -92,6 +92,8 @@ func runPipeline(ctx context.Context, f *Factory, o PipelineOptions) error {
 		Corpus: o.Eval.Corpus, PlatformsFile: o.Eval.Toolchain.PlatformsFile, Models: o.Models, Samples: o.Samples,
 		Scenario: o.Scenario, FeedbackRounds: o.FeedbackRounds, Temperature: o.Eval.Temperature, MaxTokens: o.Eval.MaxTokens,
 		Layers: o.Eval.Layers, ContextPack: o.Eval.ContextPack, MaxJobs: o.MaxJobs, Plan: planPath, Timings: o.Timings,
+		Limits: o.Eval.Limits, BuildTimeout: o.Eval.Toolchain.BuildTimeout, RunTimeout: o.Eval.Toolchain.RunTimeout,
+		RequireLayers: o.Eval.Toolchain.RequireLayers,
 	}
 	if so.Timings == "" {
 		so.Timings = filepath.Join(resultsDir, pipeline.TimingsFile)

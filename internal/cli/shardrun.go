@@ -25,8 +25,8 @@ type ShardRunOptions struct {
 	Plan     string `json:"plan"`
 	Shard    int    `json:"shard"`
 	Artifact string `json:"artifact"`
-	// Eval's corpus filter, layers, temperature and max tokens come from
-	// the plan; an empty cases dir, private dir or context pack means the
+	// Eval's corpus filter, layers, temperature, max tokens, check limits,
+	// build and run timeouts and required layers come from the plan; an empty cases dir, private dir or context pack means the
 	// plan's.
 	Eval EvalOptions `json:"eval"`
 }
@@ -35,7 +35,7 @@ type ShardRunOptions struct {
 func planOwnedFlags() []string {
 	return []string{"model", "samples", "scenario", "feedback-rounds", "temperature", "max-tokens", "layers",
 		"retest-only", "run-id", "output-dir", "category", "difficulty", "tier", "platform", "sdk", "visibility",
-		"after-date", "case", "include-private"}
+		"after-date", "case", "include-private", "check-steps", "check-timeout", "build-timeout", "run-timeout", "require-layers"}
 }
 
 // shardRunOptionsFromFlags checks run's --plan flags and takes the rest
@@ -149,6 +149,7 @@ func runShardRun(ctx context.Context, f *Factory, so ShardRunOptions) (int, erro
 		eo.ContextPack = p.Inputs.ContextPackFile
 	}
 	eo.Layers, eo.Temperature, eo.MaxTokens = p.Inputs.Layers, p.Inputs.Temperature, p.Inputs.MaxTokens
+	applyPlanVerdictSettings(&eo, p.Inputs)
 	prep, err := prepare(ctx, f, &eo, []string{job.Model})
 	if err != nil {
 		return 0, err
@@ -175,4 +176,25 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// applyPlanVerdictSettings gives a shard the verdict settings its plan
+// recorded (check limits, L1/L2 time limits, required layers); a zero value
+// (a plan written before they were recorded) keeps the shard's own.
+func applyPlanVerdictSettings(eo *EvalOptions, in pipeline.Inputs) {
+	if in.CheckSteps != 0 {
+		eo.Limits.MaxSteps = in.CheckSteps
+	}
+	if in.CheckTimeout != 0 {
+		eo.Limits.Timeout = in.CheckTimeout
+	}
+	if in.BuildTimeout != 0 {
+		eo.Toolchain.BuildTimeout = in.BuildTimeout
+	}
+	if in.RunTimeout != 0 {
+		eo.Toolchain.RunTimeout = in.RunTimeout
+	}
+	if in.RequireLayers != "" {
+		eo.Toolchain.RequireLayers = in.RequireLayers
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/embedeval/embedeval-go/internal/report"
 )
@@ -40,6 +41,15 @@ type Inputs struct {
 	ContextPack     string `json:"context_pack,omitempty"`
 	ContextPackFile string `json:"context_pack_file,omitempty"`
 	MaxJobs         int    `json:"max_jobs"`
+	// Verdict settings every shard shares: the limits of one check call,
+	// the L1 and L2 time limits, and the layers whose toolchain must be
+	// present (absence an error, not a skip). Zero values: the shard's
+	// defaults (plans written before they were recorded).
+	CheckSteps    uint64        `json:"check_steps,omitempty"`
+	CheckTimeout  time.Duration `json:"check_timeout,omitempty"`
+	BuildTimeout  time.Duration `json:"build_timeout,omitempty"`
+	RunTimeout    time.Duration `json:"run_timeout,omitempty"`
+	RequireLayers string        `json:"require_layers,omitempty"`
 	// Timings is the sha256 of the timings file the predictions came from,
 	// or empty when there was none.
 	Timings string `json:"timings,omitempty"`
