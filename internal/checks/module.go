@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -342,19 +341,5 @@ func negativePositions(path string, src []byte) []entryPositions {
 			out = append(out, ep)
 		}
 	}
-	return out
-}
-
-// CheckNames returns the sorted distinct check names in details.
-func CheckNames(details []result.CheckDetail) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, d := range details {
-		if !seen[d.CheckName] {
-			seen[d.CheckName] = true
-			out = append(out, d.CheckName)
-		}
-	}
-	sort.Strings(out)
 	return out
 }

@@ -68,18 +68,3 @@ func loadStdlibFrom(fsys fs.FS, pre starlark.StringDict) (starlark.StringDict, e
 	out.Freeze()
 	return out, nil
 }
-
-// StdlibNames lists the public functions of the standard library, sorted:
-// for documentation tests.
-func StdlibNames() ([]string, error) {
-	lib, err := loadStdlib(predeclared())
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(lib))
-	for n := range lib {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names, nil
-}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"os"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -68,4 +69,19 @@ func TestStdlibRecords(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, evalExpr(t, tt.expr, code), tt.expr)
 	}
+}
+
+// StdlibNames lists the public functions of the standard library, sorted:
+// for documentation tests.
+func StdlibNames() ([]string, error) {
+	lib, err := loadStdlib(predeclared())
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(lib))
+	for n := range lib {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
 }

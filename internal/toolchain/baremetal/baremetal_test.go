@@ -56,12 +56,9 @@ func request(c *cases.Case, code string, runTimeout time.Duration) toolchain.Req
 // caseUnchanged snapshots a case directory so tests can prove it was only read.
 func caseUnchanged(t *testing.T, dir string) func() {
 	t.Helper()
-	before, err := cases.ContentHash(dir)
-	require.NoError(t, err)
+	before := toolchaintest.TreeDigest(t, dir)
 	return func() {
-		after, err := cases.ContentHash(dir)
-		require.NoError(t, err)
-		require.Equal(t, before, after, "the case directory was written to")
+		require.Equal(t, before, toolchaintest.TreeDigest(t, dir), "the case directory was written to")
 	}
 }
 
