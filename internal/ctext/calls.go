@@ -57,17 +57,11 @@ func (s *Source) isDeclarationCall(first, paren int) bool {
 	return s.isIdentTok(k) && !csyntax.ExprKeyword(s.text(k))
 }
 
-// CallSites returns the call sites of name in code, in source order,
-// excluding its definition and prototypes: a name preceded by a type-ish
-// identifier ("void foo(", "static int *foo(") or, at file scope, followed
-// by a body ("foo(a) {") is not a call. Calls inside macro bodies on #define
-// lines count; the macro name of "#define foo(x)" does not.
-func CallSites(code, name string) []Match {
-	return NewSource(code).CallSites(name)
-}
-
-// CallSites returns the call sites of name; see the package function
-// CallSites.
+// CallSites returns the call sites of name, in source order, excluding its
+// definition and prototypes: a name preceded by a type-ish identifier
+// ("void foo(", "static int *foo(") or, at file scope, followed by a body
+// ("foo(a) {") is not a call. Calls inside macro bodies on #define lines
+// count; the macro name of "#define foo(x)" does not.
 func (s *Source) CallSites(name string) []Match {
 	sites := s.callSites(name)
 	spans := make([]span, len(sites))

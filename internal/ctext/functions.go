@@ -87,23 +87,12 @@ func (s *Source) Functions() []Function {
 	return out
 }
 
-// Functions lists every file-scope function definition in code; see
-// (*Source).Functions.
-func Functions(code string) []Function {
-	return NewSource(code).Functions()
-}
-
 // FunctionBody returns the body of the first definition of function name:
 // the text between its outermost braces (exclusive), with comments blanked
 // and string literals kept. Prototypes and calls are not definitions. It
 // handles decorated definitions such as "static void __isr my_isr(...)",
 // "void IRAM_ATTR gpio_isr(void *arg)", attribute lists, pointer return
 // types, K&R parameter lists and ISR_DIRECT_DECLARE(my_isr).
-func FunctionBody(code, name string) (body string, ok bool) {
-	return NewSource(code).FunctionBody(name)
-}
-
-// FunctionBody is FunctionBody on this source.
 func (s *Source) FunctionBody(name string) (body string, ok bool) {
 	for _, f := range s.functions() {
 		if f.Name == name {
@@ -115,12 +104,7 @@ func (s *Source) FunctionBody(name string) (body string, ok bool) {
 
 // APIInFunction reports whether api is called (HasAPICall semantics) inside
 // the body of some definition of function. It is false when function is
-// not defined in code.
-func APIInFunction(code, function, api string) bool {
-	return NewSource(code).APIInFunction(function, api)
-}
-
-// APIInFunction is APIInFunction on this source.
+// not defined in the source.
 func (s *Source) APIInFunction(function, api string) bool {
 	for _, f := range s.functions() {
 		if f.Name == function && len(callMatches(s.stripped, api, f.BodyOffset, f.bodyEnd, 1)) > 0 {

@@ -70,7 +70,7 @@ static int demo_init(void)
 `
 
 func TestFunctions(t *testing.T) {
-	fs := Functions(driverC)
+	fs := NewSource(driverC).Functions()
 	var names []string
 	for _, f := range fs {
 		names = append(names, f.Name)
@@ -106,7 +106,7 @@ func TestFunctionBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			body, ok := FunctionBody(driverC, tt.fn)
+			body, ok := NewSource(driverC).FunctionBody(tt.fn)
 			require.Equal(t, tt.wantOK, ok)
 			if !ok {
 				require.Empty(t, body)
@@ -144,7 +144,7 @@ func TestFunctionsEdgeCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var names []string
-			for _, f := range Functions(tt.code) {
+			for _, f := range NewSource(tt.code).Functions() {
 				names = append(names, f.Name)
 			}
 			require.Equal(t, tt.want, names)
@@ -167,7 +167,7 @@ func TestAPIInFunction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, APIInFunction(driverC, tt.fn, tt.api))
+			require.Equal(t, tt.want, NewSource(driverC).APIInFunction(tt.fn, tt.api))
 		})
 	}
 }

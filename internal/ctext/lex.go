@@ -14,20 +14,6 @@ const (
 	RegionChar
 )
 
-// String returns a short lower-case name of the kind.
-func (k RegionKind) String() string {
-	switch k {
-	case RegionComment:
-		return "comment"
-	case RegionString:
-		return "string"
-	case RegionChar:
-		return "char"
-	default:
-		return "unknown"
-	}
-}
-
 // Region is the half-open byte range [Start, End) of a comment or of the
 // contents of a literal. Literal regions exclude the quotes; an empty
 // string or character literal yields no region.
@@ -37,8 +23,8 @@ type Region struct {
 	End   int
 }
 
-// Regions lexes code and returns its comments and literal contents in source
-// order.
+// scan walks code once and calls emit for each comment and literal content,
+// in source order.
 //
 // The lexer follows C translation phases closely enough for checks:
 // a // comment continues onto the next line when the line ends in a
@@ -48,13 +34,6 @@ type Region struct {
 // (L, u, u8, U) are ordinary identifier bytes before the quote; C23 digit
 // separators (1'000) are part of the number, not a character literal; the
 // preprocessor is just text.
-func Regions(code string) []Region {
-	var out []Region
-	scan(code, func(r Region) { out = append(out, r) })
-	return out
-}
-
-// scan walks code once and calls emit for each comment and literal content.
 func scan(code string, emit func(Region)) {
 	n := len(code)
 	i := 0
@@ -180,12 +159,6 @@ func StripStringLiterals(code string) string {
 	return strip(code, false, true)
 }
 
-// StripAll applies both StripComments and StripStringLiterals in one pass.
-// This is the "stripped" scope.
-func StripAll(code string) string {
-	return strip(code, true, true)
-}
-
 func strip(code string, comments, literals bool) string {
 	b := []byte(code)
 	scan(code, func(r Region) {
@@ -196,8 +169,9 @@ func strip(code string, comments, literals bool) string {
 	return string(b)
 }
 
-// stripBoth returns the comment-stripped and the fully stripped text of code
-// from a single lexer pass.
+// stripBoth returns the comment-stripped text of code (StripComments) and
+// its fully stripped text (comments and literal contents blanked, the
+// "stripped" scope) from a single lexer pass.
 func stripBoth(code string) (codeOnly, stripped string) {
 	a := []byte(code)
 	b := []byte(code)

@@ -58,11 +58,28 @@ func TestStripStringLiterals(t *testing.T) {
 	}
 }
 
-func TestStripAll(t *testing.T) {
+// strippedText is the fully stripped text of code that NewSource keeps (the
+// "stripped" scope).
+func strippedText(code string) string {
+	_, stripped := stripBoth(code)
+	return stripped
+}
+
+func TestStripBoth(t *testing.T) {
 	in := "int x; /* k_sleep */\nprintk(\"k_sleep\"); // k_sleep\nk_sleep(K_MSEC(1));"
 	want := "int x;              \nprintk(\"       \");           \nk_sleep(K_MSEC(1));"
-	require.Equal(t, want, StripAll(in))
-	require.Equal(t, StripAll(in), StripStringLiterals(StripComments(in)))
+	codeOnly, stripped := stripBoth(in)
+	require.Equal(t, want, stripped)
+	require.Equal(t, StripStringLiterals(StripComments(in)), stripped)
+	require.Equal(t, StripComments(in), codeOnly)
+}
+
+// Regions lexes code (scan) and returns its comments and literal contents in
+// source order.
+func Regions(code string) []Region {
+	var out []Region
+	scan(code, func(r Region) { out = append(out, r) })
+	return out
 }
 
 func TestRegions(t *testing.T) {
@@ -73,15 +90,11 @@ func TestRegions(t *testing.T) {
 		{Kind: RegionChar, Start: 13, End: 14},
 		{Kind: RegionComment, Start: 16, End: 20},
 	}, got)
-	require.Equal(t, "comment", RegionComment.String())
-	require.Equal(t, "string", RegionString.String())
-	require.Equal(t, "char", RegionChar.String())
-	require.Equal(t, "unknown", RegionKind(0).String())
 }
 
 func TestStripArbitraryBytes(t *testing.T) {
 	for _, in := range []string{"\x00\xff\xfe/*\x00", "\"\xff\\", "'\\", "//\\", "/", "\\", "1'", "0x1e+'"} {
-		for _, f := range []func(string) string{StripComments, StripStringLiterals, StripAll} {
+		for _, f := range []func(string) string{StripComments, StripStringLiterals, strippedText} {
 			out := f(in)
 			require.Len(t, out, len(in))
 		}
@@ -90,10 +103,10 @@ func TestStripArbitraryBytes(t *testing.T) {
 
 func TestStripLarge(t *testing.T) {
 	// 10 MB of mixed C must strip in one linear pass; the time budget lives
-	// in BenchmarkStripAll, this checks the shape of the result.
+	// in BenchmarkStrip, this checks the shape of the result.
 	unit := sampleC()
 	big := strings.Repeat(unit, 10<<20/len(unit)+1)
-	out := StripAll(big)
+	out := strippedText(big)
 	require.Len(t, out, len(big))
 	require.Equal(t, strings.Count(big, "\n"), strings.Count(out, "\n"))
 	require.NotContains(t, out, "Copyright")
@@ -104,7 +117,7 @@ func FuzzStrip(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, fn := range []func(string) string{StripComments, StripStringLiterals, StripAll} {
+		for _, fn := range []func(string) string{StripComments, StripStringLiterals, strippedText} {
 			out := fn(in)
 			if len(out) != len(in) {
 				t.Fatalf("length %d, want %d", len(out), len(in))
@@ -125,13 +138,13 @@ func FuzzStrip(f *testing.F) {
 			}
 			prev = r.End
 		}
-		if StripAll(in) != StripStringLiterals(StripComments(in)) {
-			t.Fatalf("StripAll differs from composition")
+		if codeOnly, stripped := stripBoth(in); codeOnly != StripComments(in) || stripped != StripStringLiterals(StripComments(in)) {
+			t.Fatalf("stripBoth differs from StripComments and its composition with StripStringLiterals")
 		}
 	})
 }
 
-func BenchmarkStripAll(b *testing.B) {
+func BenchmarkStrip(b *testing.B) {
 	small := sampleC()
 	big := strings.Repeat(small, (1<<20)/len(small)+1)[:1<<20]
 	for _, bc := range []struct {
@@ -141,7 +154,7 @@ func BenchmarkStripAll(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.code)))
 			for b.Loop() {
-				_ = StripAll(bc.code)
+				_, _ = stripBoth(bc.code)
 			}
 		})
 	}

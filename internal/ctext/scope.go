@@ -30,28 +30,9 @@ func ParseScope(s string) (Scope, error) {
 	return "", fmt.Errorf("unknown scope %q (want stripped, code_only or raw)", s)
 }
 
-// ApplyScope returns the text of code that scope s looks at. An unknown
-// scope is treated as ScopeStripped (the safest choice); validate names
-// with ParseScope first.
-func ApplyScope(code string, s Scope) string {
-	switch s {
-	case ScopeRaw:
-		return code
-	case ScopeCodeOnly:
-		return StripComments(code)
-	default:
-		return StripAll(code)
-	}
-}
-
-// ScopedContains reports whether needle occurs as a plain substring of the
-// scoped text of code. As with Python's "in", an empty needle is always
-// contained.
-func ScopedContains(code, needle string, scope Scope) bool {
-	return strings.Contains(ApplyScope(code, scope), needle)
-}
-
-// Scoped returns this source's text in a scope (computed once).
+// Scoped returns this source's text in a scope (computed once). An unknown
+// scope is treated as ScopeStripped (the safest choice); validate names with
+// ParseScope first.
 func (s *Source) Scoped(scope Scope) string {
 	switch scope {
 	case ScopeRaw:
@@ -63,7 +44,9 @@ func (s *Source) Scoped(scope Scope) string {
 	}
 }
 
-// ScopedContains is ScopedContains on this source.
+// ScopedContains reports whether needle occurs as a plain substring of the
+// source's text in scope. As with Python's "in", an empty needle is always
+// contained.
 func (s *Source) ScopedContains(needle string, scope Scope) bool {
 	return strings.Contains(s.Scoped(scope), needle)
 }

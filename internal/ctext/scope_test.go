@@ -54,10 +54,12 @@ func TestScopedContains(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.scope)+"/"+tt.needle, func(t *testing.T) {
-			require.Equal(t, tt.want, ScopedContains(code, tt.needle, tt.scope))
+			require.Equal(t, tt.want, NewSource(code).ScopedContains(tt.needle, tt.scope))
 		})
 	}
-	require.Equal(t, code, ApplyScope(code, ScopeRaw))
-	require.Equal(t, StripComments(code), ApplyScope(code, ScopeCodeOnly))
-	require.Equal(t, StripAll(code), ApplyScope(code, ScopeStripped))
+	src := NewSource(code)
+	require.Equal(t, code, src.Scoped(ScopeRaw))
+	require.Equal(t, StripComments(code), src.Scoped(ScopeCodeOnly))
+	require.Equal(t, StripStringLiterals(StripComments(code)), src.Scoped(ScopeStripped))
+	require.Equal(t, src.Scoped(ScopeStripped), src.Scoped("bogus"), "an unknown scope is the stripped one")
 }

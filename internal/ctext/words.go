@@ -58,16 +58,11 @@ func wordMatches(text, word string, limit int) []span {
 	return out
 }
 
-// HasWord reports whether word occurs in the stripped code (comments and
+// HasWord reports whether word occurs in the stripped text (comments and
 // literal contents removed) with word boundaries. Identifier bytes are
 // [A-Za-z0-9_]; a boundary is required only at an end of word that is an
 // identifier byte, so "->" or "K_FOREVER)" work too. Whitespace inside word
 // matches any run of whitespace. An empty word matches nothing.
-func HasWord(code, word string) bool {
-	return len(wordMatches(StripAll(code), word, 1)) > 0
-}
-
-// HasWord is HasWord on this source's stripped text (computed once).
 func (s *Source) HasWord(word string) bool {
 	return len(wordMatches(s.stripped, word, 1)) > 0
 }
@@ -105,25 +100,12 @@ func callMatches(stripped, name string, lo, hi, limit int) []span {
 	return out
 }
 
-// HasAPICall reports whether name is used as a call in the stripped code:
+// HasAPICall reports whether name is used as a call in the stripped text:
 // a word boundary before name, optional whitespace (newlines included), then
 // "(". A trailing "(" in name is ignored. It does not match "my_foo(" for
 // foo, nor a mention without parentheses such as "int foo;", but it does
-// match the definition "void foo(void) {" and prototypes; use CallSites to
-// exclude those.
-func HasAPICall(code, name string) bool {
-	s := StripAll(code)
-	return len(callMatches(s, name, 0, len(s), 1)) > 0
-}
-
-// HasAPICall is HasAPICall on this source.
+// match the definition "void foo(void) {" and prototypes; CallSites
+// excludes those.
 func (s *Source) HasAPICall(name string) bool {
 	return len(callMatches(s.stripped, name, 0, len(s.stripped), 1)) > 0
-}
-
-// FindAPICalls returns every place where name is used as a call with
-// HasAPICall semantics (definitions and prototypes included), in source
-// order.
-func FindAPICalls(code, name string) []Match {
-	return NewSource(code).APICalls(name)
 }

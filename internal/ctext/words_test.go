@@ -33,7 +33,7 @@ func TestHasWord(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, HasWord(tt.code, tt.word))
+			require.Equal(t, tt.want, NewSource(tt.code).HasWord(tt.word))
 		})
 	}
 }
@@ -61,20 +61,20 @@ func TestHasAPICall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, HasAPICall(tt.code, tt.api))
+			require.Equal(t, tt.want, NewSource(tt.code).HasAPICall(tt.api))
 		})
 	}
 }
 
-func TestFindAPICalls(t *testing.T) {
+func TestAPICalls(t *testing.T) {
 	code := "void foo(void);\n/* foo() */\nint main(void)\n{\n\tfoo();\n\tfoo ();\n}\n"
 	want := []Match{
 		{Offset: 5, Line: 1},
 		{Offset: strings.Index(code, "\tfoo();") + 1, Line: 5},
 		{Offset: strings.Index(code, "\tfoo ();") + 1, Line: 6},
 	}
-	require.Equal(t, want, FindAPICalls(code, "foo"))
-	require.Empty(t, FindAPICalls(code, "bar"))
+	require.Equal(t, want, NewSource(code).APICalls("foo"))
+	require.Empty(t, NewSource(code).APICalls("bar"))
 }
 
 func TestCallSites(t *testing.T) {
@@ -98,7 +98,7 @@ func TestCallSites(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var lines []int
-			for _, m := range CallSites(tt.code, "foo") {
+			for _, m := range NewSource(tt.code).CallSites("foo") {
 				lines = append(lines, m.Line)
 			}
 			require.Equal(t, tt.wantLines, lines)

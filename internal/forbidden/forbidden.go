@@ -177,8 +177,8 @@ func (t *Table) CheckPlatforms(names []string) error {
 // skipPlatforms (compared case-insensitively). An entry ending in "("
 // matches as a raw substring of the stripped code (comments and string
 // contents blanked); any other entry matches as a call with word
-// boundaries (ctext.HasAPICall semantics, definitions included). Each
-// (platform, API, line) is reported once; hits are sorted by line, then
+// boundaries ((*ctext.Source).HasAPICall semantics, definitions included).
+// Each (platform, API, line) is reported once; hits are sorted by line, then
 // platform, then API.
 func (t *Table) Find(code string, skipPlatforms []string) []Hit {
 	skip := map[string]bool{}
