@@ -11,7 +11,6 @@ package devicetree
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -183,16 +182,6 @@ func (t *Tree) Labels() map[string]*Node {
 	return out
 }
 
-// LabelNames returns every label, sorted.
-func (t *Tree) LabelNames() []string {
-	var out []string
-	for l := range t.Labels() {
-		out = append(out, l)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Property returns the last property with the given name (a later
 // assignment overrides an earlier one in devicetree).
 func (n *Node) Property(name string) (Property, bool) {
@@ -202,21 +191,6 @@ func (n *Node) Property(name string) (Property, bool) {
 		}
 	}
 	return Property{}, false
-}
-
-// Child returns the first child whose name (with or without unit address)
-// is name.
-func (n *Node) Child(name string) (*Node, bool) {
-	for _, c := range n.Children {
-		full := c.Name
-		if c.UnitAddress != "" {
-			full += "@" + c.UnitAddress
-		}
-		if full == name || (!strings.Contains(name, "@") && c.Name == name) {
-			return c, true
-		}
-	}
-	return nil, false
 }
 
 // Strings returns the unescaped values of the quoted strings in the value

@@ -1,7 +1,6 @@
 package devicetree
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -40,15 +39,6 @@ func Parse(text string) (tree *Tree, err error) {
 	}()
 	p.file()
 	return p.tree, nil
-}
-
-// ErrorPosition returns the line and column of a Parse error, if it is one.
-func ErrorPosition(err error) (line, col int, ok bool) {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Line, e.Col, true
-	}
-	return 0, 0, false
 }
 
 func (p *parser) lineCol(pos int) (int, int) {

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -50,16 +49,4 @@ func ParseLayers(s string) (LayerSet, error) {
 		set |= 1 << n
 	}
 	return set, nil
-}
-
-// LayerNames lists the layer numbers of a set, sorted.
-func (s LayerSet) LayerNames() []int {
-	var out []int
-	for n := 0; n <= result.LayerMutation; n++ {
-		if s.Has(n) {
-			out = append(out, n)
-		}
-	}
-	sort.Ints(out)
-	return out
 }

@@ -57,11 +57,6 @@ type Problem struct {
 	Text string
 }
 
-// String renders the problem as "line N: message".
-func (p Problem) String() string {
-	return fmt.Sprintf("line %d: %s", p.Line, p.Message)
-}
-
 // Parse reads a fragment. Lines with "\r\n" endings are accepted.
 func Parse(text string) Fragment {
 	var f Fragment

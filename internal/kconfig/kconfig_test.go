@@ -1,6 +1,7 @@
 package kconfig
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,6 +63,11 @@ func TestLookups(t *testing.T) {
 	require.Equal(t, []string{"CONFIG_GPIO"}, f.Duplicates())
 	require.True(t, Parse("CONFIG_A=y\n").Enabled("A"))
 	require.Nil(t, Parse("CONFIG_A=y\nCONFIG_B=y\n").Duplicates())
+}
+
+// String renders the problem as "line N: message".
+func (p Problem) String() string {
+	return fmt.Sprintf("line %d: %s", p.Line, p.Message)
 }
 
 func TestProblems(t *testing.T) {

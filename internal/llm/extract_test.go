@@ -51,14 +51,6 @@ func TestBlocks(t *testing.T) {
 	require.Empty(t, Blocks("no fences here"))
 }
 
-func TestExtractCodeStillFirstBlock(t *testing.T) {
-	// ExtractCode (llm.go) keeps its first-block behaviour; ExtractFor picks
-	// by kind.
-	reply := "```\nint a;\n```\n```c\nint bb;\n```\n"
-	require.Equal(t, "int a;\n", ExtractCode(reply))
-	require.Equal(t, "int bb;\n", ExtractFor(reply, "c"))
-}
-
 func FuzzExtractFor(f *testing.F) {
 	for _, s := range []string{"", "```", "```c\nx\n```", "a```b\n```c", "\r\n```\r\n", "~~~\n```\n~~~", "````\n```\n````\n", "```kconfig\nCONFIG_A=y\n"} {
 		f.Add(s, "c")

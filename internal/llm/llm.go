@@ -37,7 +37,6 @@ package llm
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/embedeval/embedeval-go/internal/cases"
 	"github.com/embedeval/embedeval-go/internal/llm/contract"
@@ -105,24 +104,4 @@ const MockReply = "Here is the code:\n\n```c\n#include <stdio.h>\n\nint main(voi
 // Generate returns MockReply.
 func (mockModel) Generate(context.Context, Request) (Reply, error) {
 	return Reply{Text: MockReply}, nil
-}
-
-// ExtractCode returns the content of the first fenced code block of a reply,
-// or the whole reply when it has none. An unterminated fence runs to the end.
-func ExtractCode(reply string) string {
-	text := strings.ReplaceAll(reply, "\r\n", "\n")
-	start := strings.Index(text, "```")
-	if start < 0 {
-		return text
-	}
-	rest := text[start+3:]
-	nl := strings.IndexByte(rest, '\n')
-	if nl < 0 {
-		return ""
-	}
-	body := rest[nl+1:]
-	if end := strings.Index(body, "```"); end >= 0 {
-		body = body[:end]
-	}
-	return body
 }

@@ -205,7 +205,7 @@ func TestOpenSuccessThroughEnvironment(t *testing.T) {
 			require.Equal(t, w.spec, m.Name())
 			reply, err := m.Generate(context.Background(), Request{Case: testCase(), Prompt: "write it", Attempt: 1, MaxTokens: 300})
 			require.NoError(t, err)
-			require.Equal(t, "int x;\n", ExtractCode(reply.Text))
+			require.Equal(t, "int x;\n", ExtractFor(reply.Text, "c"))
 			require.Equal(t, Usage{InputTokens: 10, OutputTokens: 20}, reply.Usage)
 			require.True(t, reply.CostKnown)
 			require.Positive(t, reply.CostUSD)
@@ -496,7 +496,7 @@ func TestOpenClaudeCode(t *testing.T) {
 	require.NoError(t, err)
 	reply, err := m.Generate(context.Background(), Request{System: "be terse", Prompt: "write blinky", Attempt: 1})
 	require.NoError(t, err)
-	require.Equal(t, "int main(void) { return 0; }\n", ExtractCode(reply.Text))
+	require.Equal(t, "int main(void) { return 0; }\n", ExtractFor(reply.Text, "c"))
 	require.InDelta(t, 0.0123, reply.CostUSD, 1e-12)
 }
 

@@ -137,13 +137,3 @@ func TestVariantEdgeCases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { require.Equal(t, tc.want, tc.variant.Apply(tc.in)) })
 	}
 }
-
-func TestParseVariant(t *testing.T) {
-	for in, want := range map[string]Variant{"": Original, "original": Original, "Reorder": Reorder, "rephrase": Rephrase, "remove": Remove} {
-		got, err := ParseVariant(in)
-		require.NoError(t, err, in)
-		require.Equal(t, want, got, in)
-	}
-	_, err := ParseVariant("shuffle")
-	require.EqualError(t, err, `unknown prompt variant "shuffle" (want reorder, rephrase or remove)`)
-}

@@ -1,7 +1,6 @@
 package prompt
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -25,17 +24,6 @@ const (
 
 // Variants returns the variant strategies in their fixed order.
 func Variants() []Variant { return []Variant{Reorder, Rephrase, Remove} }
-
-// ParseVariant returns the variant named s ("original" or "" for Original).
-func ParseVariant(s string) (Variant, error) {
-	switch v := Variant(strings.ToLower(strings.TrimSpace(s))); v {
-	case Original, "original":
-		return Original, nil
-	case Reorder, Rephrase, Remove:
-		return v, nil
-	}
-	return Original, fmt.Errorf("unknown prompt variant %q (want reorder, rephrase or remove)", s)
-}
 
 // String returns the variant's name ("original" for the zero value).
 func (v Variant) String() string {

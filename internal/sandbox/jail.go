@@ -562,19 +562,14 @@ func (j *Jail) bwrapArgs(spec Spec, ws string) ([]string, error) {
 	return args, nil
 }
 
-// readOnlyPaths are the host paths a process needs besides the system trees:
-// spec.ReadOnly, and every existing absolute path named in its PATH, in the
-// values of its environment and in its arguments (an SDK tree passed as
-// ZEPHYR_BASE=/opt/zephyr or make -C /lib/modules/6.1/build), each resolved
-// through symlinks. Paths inside the workspace are left to its own bind.
-func readOnlyPaths(spec Spec, ws string) []string {
-	paths, _ := readOnlyPathsAndAliases(spec, ws)
-	return paths
-}
-
-// readOnlyPathsAndAliases is readOnlyPaths, and for every named path that
-// reaches its target through a symlink, that path mapped to its target: the
-// jail binds the target there too, so the name the process was given works.
+// readOnlyPathsAndAliases returns the host paths a process needs besides the
+// system trees: spec.ReadOnly, and every existing absolute path named in its
+// PATH, in the values of its environment and in its arguments (an SDK tree
+// passed as ZEPHYR_BASE=/opt/zephyr or make -C /lib/modules/6.1/build), each
+// resolved through symlinks. Paths inside the workspace are left to its own
+// bind. For every named path that reaches its target through a symlink, it
+// also maps that path to its target: the jail binds the target there too, so
+// the name the process was given works.
 func readOnlyPathsAndAliases(spec Spec, ws string) ([]string, map[string]string) {
 	seen := map[string]bool{}
 	aliases := map[string]string{}

@@ -343,7 +343,7 @@ func TestReadOnlyPathsFromEnvAndArgs(t *testing.T) {
 	sub := filepath.Join(sdk, "include")
 	require.NoError(t, os.MkdirAll(sub, 0o755))
 	ws := t.TempDir()
-	got := readOnlyPaths(Spec{
+	got, _ := readOnlyPathsAndAliases(Spec{
 		Env:  []string{"HOME=" + ws, "ZEPHYR_BASE=" + sdk, "PATH=/usr/bin:" + sub},
 		Args: []string{"make", "-C", sub, "KERNEL=" + sdk, "M=" + ws, "/nonexistent/x"},
 	}, ws)

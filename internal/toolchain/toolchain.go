@@ -340,17 +340,13 @@ func crashOf(out RunOutcome) string {
 	return ""
 }
 
-// JudgeRun is the seeds' L2 verdict: the run is stopped at its timeout (normal
-// for firmware), each expected line must appear in the output, and a crash, a
-// fault, a non-zero exit or a fatal signal fails the layer. Two check records
-// are returned: runtime_no_crash and runtime_expected_output. A run still
-// going at its timeout without the expected output is reported as hung, and
-// runtime_no_crash then fails too: a hang is not a clean run.
-func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
-	return layerOf(judgeDefault(out, expected))
-}
-
-// judgeDefault returns the default run's check records.
+// judgeDefault returns the default run's check records, the seeds' L2
+// verdict: the run is stopped at its timeout (normal for firmware), each
+// expected line must appear in the output, and a crash, a fault, a non-zero
+// exit or a fatal signal fails. Two records are returned:
+// runtime_no_crash and, when lines are expected, runtime_expected_output. A
+// run still going at its timeout without the expected output is reported as
+// hung, and runtime_no_crash then fails too: a hang is not a clean run.
 func judgeDefault(out RunOutcome, expected []string) []result.CheckDetail {
 	text := string(out.Output) + string(out.Stderr)
 	crash := crashOf(out)

@@ -140,6 +140,18 @@ func TestCaseAware(t *testing.T) {
 	require.Equal(t, "L1 is required (--require-layers) but toolchain unavailable: found out late", *lr.Error)
 }
 
+// JudgeRun is the L2 layer of a default run alone, as RunPlan.Run judges it
+// without scenarios (judgeDefault, then layerOf): the seeds' L2 verdict. The
+// run is stopped at its timeout (normal for firmware), each expected line
+// must appear in the output, and a crash, a fault, a non-zero exit or a fatal
+// signal fails the layer. Two check records are returned: runtime_no_crash
+// and runtime_expected_output. A run still going at its timeout without the
+// expected output is reported as hung, and runtime_no_crash then fails too:
+// a hang is not a clean run.
+func JudgeRun(out RunOutcome, expected []string) result.LayerResult {
+	return layerOf(judgeDefault(out, expected))
+}
+
 func TestJudgeRun(t *testing.T) {
 	exp := []string{"button counter ready", "presses:"}
 	lr := JudgeRun(RunOutcome{Output: []byte("*** Booting Zephyr OS ***\nbutton counter ready\npresses: 1\n")}, exp)

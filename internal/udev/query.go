@@ -83,19 +83,3 @@ func MatchKeysUsedAsAssign(text string) []KeyMisuse {
 	}
 	return out
 }
-
-// AssignKeysUsedAsMatch returns the pairs that compare an assign-only key
-// (OWNER, GROUP, MODE, LABEL, GOTO, OPTIONS, SECLABEL, RUN) with == or !=,
-// such as MODE=="0666", in file order.
-func AssignKeysUsedAsMatch(text string) []KeyMisuse {
-	rs, _ := Parse(text)
-	var out []KeyMisuse
-	for _, r := range rs {
-		for _, p := range r.Pairs {
-			if assignOnlyKey(p.Key) && IsMatchOp(p.Op) {
-				out = append(out, KeyMisuse{Line: r.Line, Pair: p})
-			}
-		}
-	}
-	return out
-}

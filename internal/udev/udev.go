@@ -31,11 +31,6 @@ func (p Pair) KeyString() string {
 	return p.Key + "{" + p.Attr + "}"
 }
 
-// String returns the pair in rules syntax.
-func (p Pair) String() string {
-	return fmt.Sprintf("%s%s%q", p.KeyString(), p.Op, p.Value)
-}
-
 // Rule is one logical rule line.
 type Rule struct {
 	// Line is the 1-based line on which the rule starts (a rule may be
@@ -96,12 +91,6 @@ func lookupKey(k string) (keyInfo, bool) {
 func matchOnlyKey(k string) bool {
 	info, ok := lookupKey(k)
 	return ok && info.match && !info.assign
-}
-
-// assignOnlyKey reports whether k may only be assigned, never compared.
-func assignOnlyKey(k string) bool {
-	info, ok := lookupKey(k)
-	return ok && info.assign && !info.match
 }
 
 // logicalLine is a rule line after joining continuations.

@@ -63,20 +63,6 @@ func KeyOf(req contract.Request) Key {
 	return Key{CaseID: req.CaseID(), Attempt: req.Attempt, Turn: req.Turn}
 }
 
-// NewEntry records the reply to a request, for Append.
-func NewEntry(model string, req contract.Request, reply contract.Reply) Entry {
-	return Entry{
-		CaseID:       req.CaseID(),
-		Attempt:      req.Attempt,
-		Turn:         req.Turn,
-		Model:        model,
-		Reply:        reply.Text,
-		InputTokens:  reply.Usage.InputTokens,
-		OutputTokens: reply.Usage.OutputTokens,
-		CostUSD:      reply.CostUSD,
-	}
-}
-
 // Append writes e as one line to w, in a single Write.
 func Append(w io.Writer, e Entry) error {
 	if err := validate(e); err != nil {

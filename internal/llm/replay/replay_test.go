@@ -91,6 +91,20 @@ func TestParseReplyCap(t *testing.T) {
 	require.ErrorContains(t, err, "r.jsonl:1: bufio.Scanner: token too long")
 }
 
+// NewEntry records the reply to a request, for Append.
+func NewEntry(model string, req contract.Request, reply contract.Reply) Entry {
+	return Entry{
+		CaseID:       req.CaseID(),
+		Attempt:      req.Attempt,
+		Turn:         req.Turn,
+		Model:        model,
+		Reply:        reply.Text,
+		InputTokens:  reply.Usage.InputTokens,
+		OutputTokens: reply.Usage.OutputTokens,
+		CostUSD:      reply.CostUSD,
+	}
+}
+
 func TestAppendRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)

@@ -13,7 +13,7 @@
 // in the workspace, with the request's run timeout. Reaching the timeout is
 // normal for firmware; an exit through semihosting with status 0 passes, a
 // non-zero status fails, and so does a fault marker such as "HardFault" in
-// the output (see toolchain.JudgeRun).
+// the output (see toolchain.RunPlan.Run).
 //
 // Semihosting gives the firmware QEMU's host calls (open, read, write, and
 // SYS_SYSTEM, which runs a shell command): QEMU therefore runs only inside
@@ -58,14 +58,6 @@ const DefaultCross = "arm-none-eabi-"
 
 // Option configures a Backend.
 type Option func(*Backend)
-
-// WithPath sets the PATH in which the tools are looked up and which the
-// build and the run get (tests put stand-ins first); empty means the PATH
-// of this process.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
-// WithCross sets the cross-compiler prefix (make's CROSS variable).
-func WithCross(prefix string) Option { return func(b *Backend) { b.cross = prefix } }
 
 // Backend builds and runs bare-metal Cortex-M firmware. It holds only
 // configuration and is safe for concurrent use.

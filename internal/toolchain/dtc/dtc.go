@@ -98,10 +98,6 @@ func pluginChecksOff() []string {
 // Option configures a Backend.
 type Option func(*Backend)
 
-// WithPath sets the PATH in which cpp and dtc are looked up and which they
-// get; empty means the PATH of this process.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
 // Backend compiles devicetree overlays. It holds only configuration and is
 // safe for concurrent use.
 type Backend struct {

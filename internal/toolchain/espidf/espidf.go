@@ -70,10 +70,6 @@ type Backend struct {
 // Option configures a Backend.
 type Option func(*Backend)
 
-// WithPath sets the PATH in which idf.py is looked up and which it gets
-// (tests put stand-ins first); by default this process's PATH.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
 // New returns the backend.
 func New(opts ...Option) *Backend {
 	b := &Backend{}

@@ -69,17 +69,9 @@ type Backend struct {
 // Option configures a Backend.
 type Option func(*Backend)
 
-// WithPath sets the PATH in which make, the cross compiler and QEMU are
-// looked up and which they get (tests put stand-ins first); by default this
-// process's PATH.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
 // WithCache keeps the kernel objects of each configuration in c (nil: no
 // cache, every build compiles the kernel).
 func WithCache(c *buildcache.Cache) Option { return func(b *Backend) { b.cache = c } }
-
-// WithLogger sets where cache fallbacks are logged (default slog.Default()).
-func WithLogger(l *slog.Logger) Option { return func(b *Backend) { b.log = l } }
 
 // New returns the backend.
 func New(opts ...Option) *Backend {

@@ -209,7 +209,7 @@ func hasMakefile(d string) bool {
 }
 
 // InstalledHeaders lists the kernel build directories this backend may use.
-// A configured directory (WithKDIR) or $KDIR is the only one when set.
+// A configured directory (tests' WithKDIR) or $KDIR is the only one when set.
 // Otherwise: the running kernel's /lib/modules/$(uname -r)/build, every
 // /usr/src/linux-headers-*-<arch> (Debian's per-flavour packages, not the
 // *-common ones) and every other /lib/modules/*/build, each with a Makefile,

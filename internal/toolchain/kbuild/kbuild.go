@@ -21,9 +21,9 @@
 // /lib/modules/$(uname -r)/build, /usr/src/linux-headers-*-<arch> (Debian's
 // per-flavour packages, not the *-common ones) and /lib/modules/*/build;
 // each one's series is read from its include/generated/uapi/linux/version.h.
-// The WithKDIR option, else KDIR in this process's environment (passed to
-// the build explicitly, as KDIR=), replaces the search: that directory is
-// used, unless its series is known and older than the case's. A case whose
+// KDIR in this process's environment (passed to the build explicitly, as
+// KDIR=) replaces the search: that directory is used, unless its series is
+// known and older than the case's. A case whose
 // sdk_version is no kernel version gets the running kernel's headers, else
 // the newest. Compiler warnings are not failures; compiler, modpost and
 // make errors are.
@@ -65,26 +65,6 @@ const maxJobs = 8
 
 // Option configures a Backend.
 type Option func(*Backend)
-
-// WithPath sets the PATH in which make and gcc are looked up and which the
-// build gets; empty means the PATH of this process.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
-// WithKDIR fixes the kernel build directory, before any other source.
-func WithKDIR(dir string) Option { return func(b *Backend) { b.kdir = dir } }
-
-// WithJobs sets make's -j (default: the number of CPUs, at most 8).
-func WithJobs(n int) Option { return func(b *Backend) { b.jobs = n } }
-
-// WithHeaderSearch replaces where headers are searched for when neither
-// WithKDIR nor $KDIR is set: modulesRoot stands for /lib/modules, srcRoot
-// for /usr/src, release for `uname -r` and arch for the Debian flavour
-// suffix (amd64, arm64). Empty values keep the defaults. For tests.
-func WithHeaderSearch(modulesRoot, srcRoot, release, arch string) Option {
-	return func(b *Backend) {
-		b.search = headerSearch{modulesRoot: modulesRoot, srcRoot: srcRoot, release: release, arch: arch}
-	}
-}
 
 // Backend builds kernel modules. It holds only configuration and is safe for
 // concurrent use.

@@ -159,16 +159,9 @@ type Backend struct {
 // Option configures a Backend.
 type Option func(*Backend)
 
-// WithPath sets the PATH in which the compiler is looked up and which the
-// compiler gets (tests put stand-ins first); by default this process's PATH.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
 // WithCache keeps the HAL objects of each board and configuration in c
 // (nil: no cache, every build compiles the HAL).
 func WithCache(c *buildcache.Cache) Option { return func(b *Backend) { b.cache = c } }
-
-// WithLogger sets where cache fallbacks are logged (default slog.Default()).
-func WithLogger(l *slog.Logger) Option { return func(b *Backend) { b.log = l } }
 
 // New returns the backend.
 func New(opts ...Option) *Backend {

@@ -20,7 +20,7 @@
 // of this process. L2 runs ./app in the workspace with the run timeout, no
 // input and the allowlisted environment (no secrets); a program that exits
 // 0 by itself or is stopped at the timeout is judged by its output
-// (toolchain.JudgeRun), a non-zero exit or a fatal signal fails.
+// (toolchain.RunPlan.Run), a non-zero exit or a fatal signal fails.
 //
 // The package owns nothing outside its workspaces and never writes to the
 // case directory.
@@ -60,10 +60,6 @@ const (
 
 // Option configures a Backend.
 type Option func(*Backend)
-
-// WithPath sets the PATH in which gcc, make and pkg-config are looked up
-// and which the build and the program get; empty means this process's PATH.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
 
 // Backend builds and runs Linux userspace programs. It holds only
 // configuration and is safe for concurrent use.

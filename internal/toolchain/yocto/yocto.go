@@ -99,11 +99,6 @@ type Backend struct {
 // Option configures a Backend.
 type Option func(*Backend)
 
-// WithPath sets the base PATH (poky's directories are put before it) in
-// which python3 is looked up and which bitbake gets (tests put stand-ins
-// first); by default this process's PATH.
-func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
-
 // New returns the backend.
 func New(opts ...Option) *Backend {
 	b := &Backend{}

@@ -1,0 +1,10 @@
+package stm32hal
+
+import "log/slog"
+
+// WithPath sets the PATH in which the compiler is looked up and which the
+// compiler gets (tests put stand-ins first); by default this process's PATH.
+func WithPath(path string) Option { return func(b *Backend) { b.path = path } }
+
+// WithLogger sets where cache fallbacks are logged (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(b *Backend) { b.log = l } }
