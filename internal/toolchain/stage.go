@@ -114,6 +114,16 @@ func (p ToolPath) Value() string {
 	return os.Getenv("PATH")
 }
 
+// Env is the environment of a process a backend starts in workspace: the
+// jail's allowlisted base (sandbox.Env) with the passThrough variables and
+// set, and this PATH when it is not the process's own.
+func (p ToolPath) Env(workspace string, passThrough []string, set ...string) []string {
+	if p != "" {
+		set = append([]string{"PATH=" + string(p)}, set...)
+	}
+	return sandbox.Env(workspace, passThrough, set...)
+}
+
 // Look resolves a command in the PATH.
 func (p ToolPath) Look(name string) (string, error) {
 	for _, dir := range filepath.SplitList(p.Value()) {

@@ -133,13 +133,7 @@ func (b *Backend) lookPath(name string) (string, error) {
 }
 
 // env is the allowlisted environment of the build and the run.
-func (b *Backend) env(dir string) []string {
-	var set []string
-	if b.path != "" {
-		set = append(set, "PATH="+b.path)
-	}
-	return sandbox.Env(dir, nil, set...)
-}
+func (b *Backend) env(dir string) []string { return toolchain.ToolPath(b.path).Env(dir, nil) }
 
 // Build implements toolchain.Backend: it stages the case with the code at
 // src/main.c and runs `make CROSS=<prefix>`.

@@ -84,20 +84,11 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "esp-idf" }
 
-func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
-
 // Available implements toolchain.Backend: idf.py on PATH and IDF_PATH
 // naming an ESP-IDF checkout. Run is never available.
 func (b *Backend) Available(platform.Target) toolchain.Availability {
 	var why []string
-	found := false
-	for _, dir := range filepath.SplitList(b.searchPath()) {
-		if st, err := os.Stat(filepath.Join(dir, "idf.py")); dir != "" && err == nil && st.Mode()&0o111 != 0 {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if _, err := toolchain.ToolPath(b.path).Look("idf.py"); err != nil {
 		why = append(why, "idf.py is not on PATH (source $IDF_PATH/export.sh; the espressif/idf image does)")
 	}
 	switch p := os.Getenv(PathEnv); {

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -87,26 +86,14 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "freertos" }
 
-func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
-
 func (b *Backend) env(ws string, passThrough ...string) []string {
-	var set []string
-	if b.path != "" {
-		set = append(set, "PATH="+b.path)
-	}
-	return sandbox.Env(ws, passThrough, set...)
+	return toolchain.ToolPath(b.path).Env(ws, passThrough)
 }
 
-func lookIn(path, name string) error {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return nil
-		}
-	}
-	return exec.ErrNotFound
+// has reports whether a command is on the backend's PATH.
+func (b *Backend) has(name string) bool {
+	_, err := toolchain.ToolPath(b.path).Look(name)
+	return err == nil
 }
 
 // Available implements toolchain.Backend: make, arm-none-eabi-gcc and a
@@ -114,7 +101,7 @@ func lookIn(path, name string) error {
 func (b *Backend) Available(platform.Target) toolchain.Availability {
 	var why []string
 	for _, tool := range [][2]string{{"make", "make"}, {"arm-none-eabi-gcc", "gcc-arm-none-eabi"}} {
-		if lookIn(b.searchPath(), tool[0]) != nil {
+		if !b.has(tool[0]) {
 			why = append(why, fmt.Sprintf("%s is not installed (Debian package %s)", tool[0], tool[1]))
 		}
 	}
@@ -129,7 +116,7 @@ func (b *Backend) Available(platform.Target) toolchain.Availability {
 		}
 	}
 	a := toolchain.Availability{Build: len(why) == 0}
-	if lookIn(b.searchPath(), "qemu-system-arm") != nil {
+	if !b.has("qemu-system-arm") {
 		why = append(why, "qemu-system-arm is not installed (Debian package qemu-system-arm)")
 	} else {
 		a.Run = a.Build

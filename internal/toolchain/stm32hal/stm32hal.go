@@ -26,7 +26,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -177,35 +176,14 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "stm32-hal" }
 
-func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
-
-func (b *Backend) env(ws string) []string {
-	var set []string
-	if b.path != "" {
-		set = append(set, "PATH="+b.path)
-	}
-	return sandbox.Env(ws, nil, set...)
-}
-
-func lookIn(path, name string) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
-}
+func (b *Backend) env(ws string) []string { return toolchain.ToolPath(b.path).Env(ws, nil) }
 
 // Available implements toolchain.Backend: the compiler on PATH and the HAL
 // headers of the target's default board's family under STM32_HAL_PATH. Run
 // is never available.
 func (b *Backend) Available(t platform.Target) toolchain.Availability {
 	var why []string
-	if _, err := lookIn(b.searchPath(), Compiler); err != nil {
+	if _, err := toolchain.ToolPath(b.path).Look(Compiler); err != nil {
 		why = append(why, Compiler+" is not installed (Debian package gcc-arm-none-eabi)")
 	}
 	if why2 := halMissing(t.DefaultBoard); why2 != "" {

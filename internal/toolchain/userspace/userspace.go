@@ -108,10 +108,7 @@ func pkgConfigVariables() []string {
 
 // env is the allowlisted environment of the build and the program.
 func (b *Backend) env(dir string) []string {
-	if b.path != "" {
-		return sandbox.Env(dir, pkgConfigVariables(), "PATH="+b.path)
-	}
-	return sandbox.Env(dir, pkgConfigVariables())
+	return toolchain.ToolPath(b.path).Env(dir, pkgConfigVariables())
 }
 
 // DebianPackage names the Debian 12 package that installs the .pc file of a

@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -81,26 +80,8 @@ var _ toolchain.Backend = (*Backend)(nil)
 // Name implements toolchain.Backend.
 func (b *Backend) Name() string { return "zephyr" }
 
-func (b *Backend) searchPath() string { return toolchain.ToolPath(b.path).Value() }
-
 func (b *Backend) env(ws string, passThrough []string) []string {
-	var set []string
-	if b.path != "" {
-		set = append(set, "PATH="+b.path)
-	}
-	return sandbox.Env(ws, passThrough, set...)
-}
-
-func lookIn(path, name string) error {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return nil
-		}
-	}
-	return exec.ErrNotFound
+	return toolchain.ToolPath(b.path).Env(ws, passThrough)
 }
 
 // Available implements toolchain.Backend: west on PATH and ZEPHYR_BASE
@@ -108,7 +89,7 @@ func lookIn(path, name string) error {
 // on the host; the SDK holds QEMU for the others).
 func (b *Backend) Available(platform.Target) toolchain.Availability {
 	var why []string
-	if lookIn(b.searchPath(), "west") != nil {
+	if _, err := toolchain.ToolPath(b.path).Look("west"); err != nil {
 		why = append(why, "west is not installed (pip package west; the Zephyr CI image has it)")
 	}
 	switch base := os.Getenv(BaseEnv); {
