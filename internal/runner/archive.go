@@ -208,14 +208,8 @@ func OpenArchive(outputDir string, m Manifest, warn func(string)) (*Archive, err
 	return a, nil
 }
 
-// Dir is the run directory.
-func (a *Archive) Dir() string { return a.dir }
-
 // ResultsPath is the run's results.jsonl.
 func (a *Archive) ResultsPath() string { return filepath.Join(a.dir, ResultsFile) }
-
-// Manifest is the run's run.json as written.
-func (a *Archive) Manifest() Manifest { return a.manifest }
 
 // Previous returns the results recorded before this process opened the run.
 func (a *Archive) Previous() []result.EvalResult { return slices.Clone(a.previous) }

@@ -67,14 +67,6 @@ func (p *Progress) Add(r result.EvalResult) {
 	p.written = true
 }
 
-// Status returns the progress line: done/total, pass rate of the judged
-// results, errors and the estimated time left.
-func (p *Progress) Status() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.statusLocked()
-}
-
 func (p *Progress) statusLocked() string {
 	rate := "-"
 	if judged := p.passed + p.failed; judged > 0 {
