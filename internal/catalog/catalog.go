@@ -18,6 +18,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/mdescape"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 	"github.com/embedeval/embedeval-go/internal/toolchain"
 )
 
@@ -31,6 +32,12 @@ type Row struct {
 	Checks    int
 	Negatives int
 	Variants  int
+	// Scenarios counts the case's scenario runs (checks/scenarios/*.yaml);
+	// RunsHere is whether its L2 runs on this machine.
+	Scenarios int
+	RunsHere  bool
+	// Created is metadata's created_date ("" when absent).
+	Created string
 	// BlindAccepts and BlindRejects count the blind solutions
 	// (checks/accept/blind-*, checks/reject/blind-*); FirstRound sums their
 	// first-round verdicts as checks/blind.yaml records them.
@@ -51,7 +58,7 @@ func Build(ctx context.Context, corpus []*cases.Case, plan func(*cases.Case) too
 	for _, c := range corpus {
 		m := c.Meta
 		r := Row{ID: m.ID, Title: m.Title, Category: m.Category, SDK: m.SDK, Platform: m.Platform, Board: m.Board(),
-			Difficulty: m.Difficulty, Tier: m.Tier, Variants: len(c.AcceptPaths)}
+			Difficulty: m.Difficulty, Tier: m.Tier, Variants: len(c.AcceptPaths), Created: m.CreatedDate}
 		for _, p := range c.AcceptPaths {
 			if strings.HasPrefix(filepath.Base(p), "blind-") {
 				r.BlindAccepts++
@@ -93,7 +100,13 @@ func Build(ctx context.Context, corpus []*cases.Case, plan func(*cases.Case) too
 		imageL2 := imageL1 && p.Target.CanRun(p.Board) && !m.L2Skip
 		r.InImage = layerList(imageL1, imageL2, r.Negatives > 0)
 		hereL1 := p.Skip == "" && !m.L1Skip
-		r.Layers = layerList(hereL1, hereL1 && p.RunSkip == "" && !m.L2Skip, r.Negatives > 0)
+		r.RunsHere = hereL1 && p.RunSkip == "" && !m.L2Skip
+		r.Layers = layerList(hereL1, r.RunsHere, r.Negatives > 0)
+		scenarios, ps := scenario.Load(c.Dir)
+		if diag.HasErrors(ps) {
+			return nil, fmt.Errorf("%s: %s", m.ID, ps[0])
+		}
+		r.Scenarios = len(scenarios)
 		rows = append(rows, r)
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
@@ -112,8 +125,9 @@ func Markdown(rows []Row, machine string) []byte {
 		negatives += r.Negatives
 	}
 	fmt.Fprintf(&b, "%d cases, %d checks, %d negatives. \"Layers in its image\" are what the case's platform target runs in its SDK container image (data/platforms.yaml); \"Layers here\" are those that run on %s (`embedeval doctor`). Cases whose L1/L2 run only in the image are built only in the SDK image.\n\n", len(rows), checks, negatives, mdescape.Text(machine))
-	b.WriteString("## Category × difficulty\n\n| Category | Easy | Medium | Hard | Total |\n| --- | --- | --- | --- | --- |\n")
-	type count struct{ easy, medium, hard int }
+	writeExecution(&b, rows)
+	b.WriteString("## Category × difficulty\n\n\"Run here\" counts the cases whose code runs (L2) on this machine.\n\n| Category | Easy | Medium | Hard | Total | Run here |\n| --- | --- | --- | --- | --- | --- |\n")
+	type count struct{ easy, medium, hard, run int }
 	byCat := map[string]*count{}
 	var cats []string
 	for _, r := range rows {
@@ -122,6 +136,9 @@ func Markdown(rows []Row, machine string) []byte {
 			c = &count{}
 			byCat[r.Category] = c
 			cats = append(cats, r.Category)
+		}
+		if r.RunsHere {
+			c.run++
 		}
 		switch r.Difficulty {
 		case "easy":
@@ -136,25 +153,47 @@ func Markdown(rows []Row, machine string) []byte {
 	var tot count
 	for _, name := range cats {
 		c := byCat[name]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", mdescape.Text(name), c.easy, c.medium, c.hard, c.easy+c.medium+c.hard)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", mdescape.Text(name), c.easy, c.medium, c.hard, c.easy+c.medium+c.hard, c.run)
 		tot.easy += c.easy
 		tot.medium += c.medium
 		tot.hard += c.hard
+		tot.run += c.run
 	}
-	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %d |\n\n", tot.easy, tot.medium, tot.hard, tot.easy+tot.medium+tot.hard)
+	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %d | %d |\n\n", tot.easy, tot.medium, tot.hard, tot.easy+tot.medium+tot.hard, tot.run)
 	writeBlind(&b, rows)
-	b.WriteString("## Cases\n\n| ID | Title | Category | SDK | Platform | Board | Difficulty | Tier | Layers in its image | Layers here | Checks | Negatives | Variants | Blind accepts / rejects | First round: accepts passed, rejects caught |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("## Cases\n\n| ID | Title | Category | SDK | Platform | Board | Difficulty | Tier | Layers in its image | Layers here | Checks | Scenarios | Negatives | Variants | Blind accepts / rejects | First round: accepts passed, rejects caught | Created |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		t := mdescape.Text
 		first := "–"
 		if f := r.FirstRound; f.Accepts+f.Rejects > 0 {
 			first = fmt.Sprintf("%d/%d, %d/%d", f.AcceptsPassed, f.Accepts, f.RejectsCaught, f.Rejects)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d / %d | %s |\n", t(r.ID), t(r.Title),
-			t(r.Category), t(r.SDK), t(r.Platform), t(r.Board), t(r.Difficulty), t(r.Tier), t(r.InImage), t(r.Layers), r.Checks, r.Negatives, r.Variants,
-			r.BlindAccepts, r.BlindRejects, first)
+		created := r.Created
+		if created == "" {
+			created = "–"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d / %d | %s | %s |\n", t(r.ID), t(r.Title),
+			t(r.Category), t(r.SDK), t(r.Platform), t(r.Board), t(r.Difficulty), t(r.Tier), t(r.InImage), t(r.Layers), r.Checks, r.Scenarios, r.Negatives, r.Variants,
+			r.BlindAccepts, r.BlindRejects, first, t(created))
 	}
 	return []byte(b.String())
+}
+
+// writeExecution renders how much of the corpus is judged by running it
+// here: cases whose L2 runs on this machine, and how many scenario runs
+// (checks/scenarios) they carry.
+func writeExecution(b *strings.Builder, rows []Row) {
+	run, scenarios, runScenarios := 0, 0, 0
+	for _, r := range rows {
+		scenarios += r.Scenarios
+		if r.RunsHere {
+			run++
+			runScenarios += r.Scenarios
+		}
+	}
+	b.WriteString("## Execution\n\n")
+	fmt.Fprintf(b, "%d of %d cases run (L2) on this machine, judged by their expected output and %d scenario runs (checks/scenarios: inputs and the output they must produce, docs/CASE-FORMAT.md); the corpus has %d scenario runs in all.\n\n",
+		run, len(rows), runScenarios, scenarios)
 }
 
 // writeBlind renders the corpus's blind-solution figures: how many cases
