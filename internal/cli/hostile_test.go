@@ -113,7 +113,9 @@ func (h hostileSetup) evaluateHostileFor(t *testing.T, caseID, answer string, ru
 	start := time.Now()
 	code, out, errOut := runCLI(t, "evaluate", "--cases", bundledCorpus, "--case", caseID, "--layers", "L1,L2", "--json", "--run-timeout", runTimeout.String(), answer)
 	all := out + errOut
-	require.Less(t, time.Since(start), 3*time.Minute, "the evaluation was not bounded")
+	// Bounded by the run timeout plus a generous build allowance: a loaded
+	// 2-core runner builds slowly, and the point is that it ends at all.
+	require.Less(t, time.Since(start), runTimeout+3*time.Minute, "the evaluation was not bounded")
 	require.NotContains(t, all, hostileKey, "a key or the secret file reached the output")
 	require.NotContains(t, all, "module github.com/embedeval", "the repository reached the output")
 	require.NoFileExists(t, filepath.Join(h.dropDir, "dropped.txt"), "the answer wrote outside its workspace")
