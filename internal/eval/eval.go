@@ -194,6 +194,11 @@ func nameSet(ds []result.CheckDetail) map[string]bool {
 	return m
 }
 
+// NoChecksReason is the reason of a check layer skipped because its module
+// reports no checks at all (a case judged by running it may have none): the
+// layer ran, and its list of check names is complete and empty.
+const NoChecksReason = "run_checks returned no checks"
+
 // runChecks fills lr from one check module.
 func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.CheckModule, code string, lr *result.LayerResult) {
 	if m == nil {
@@ -209,7 +214,7 @@ func (e *Evaluator) runChecks(ctx context.Context, s *checks.Session, m *checks.
 	lr.Details = details
 	lr.Status = result.StatusPassed
 	if len(details) == 0 {
-		lr.Status, lr.Reason = result.StatusSkipped, "run_checks returned no checks"
+		lr.Status, lr.Reason = result.StatusSkipped, NoChecksReason
 	}
 	inconclusive := 0
 	for _, d := range details {

@@ -45,6 +45,10 @@ const (
 	MaxTimeout = 60 * time.Second
 )
 
+// CheckPrefix begins the check name of every scenario run
+// ("scenario_<name>"): an L2 check, judged only where L2 runs.
+const CheckPrefix = "scenario_"
+
 // Scenario is one run with its inputs and expected output.
 type Scenario struct {
 	// Name is the file's name without .yaml; the L2 check record is
@@ -485,4 +489,4 @@ func (s Scenario) ProgramOnly() string {
 }
 
 // CheckName is the L2 check record of the scenario.
-func (s Scenario) CheckName() string { return "scenario_" + s.Name }
+func (s Scenario) CheckName() string { return CheckPrefix + s.Name }

@@ -13,6 +13,7 @@ import (
 	"github.com/embedeval/embedeval-go/internal/diag"
 	"github.com/embedeval/embedeval-go/internal/eval"
 	"github.com/embedeval/embedeval-go/internal/result"
+	"github.com/embedeval/embedeval-go/internal/scenario"
 )
 
 // Blind solutions are answers written from the case's prompt, context and
@@ -42,9 +43,10 @@ type RejectReport struct {
 	CaughtBy []string `json:"caught_by"`
 	// FailedOther are the other checks and layers that failed on it.
 	FailedOther []string `json:"failed_other"`
-	// NotRun are the named layers ("L1", "L2") that did not run here; a
-	// reject nothing else named caught is then not judged, neither caught
-	// nor missed (a skipped layer is not a pass).
+	// NotRun are the named layers ("L1", "L2") and scenario runs
+	// ("scenario_*", part of L2) that did not run here; a reject nothing
+	// else named caught is then not judged, neither caught nor missed (a
+	// skipped layer is not a pass).
 	NotRun []string       `json:"not_run,omitempty"`
 	Layers []LayerSummary `json:"layers"`
 }
@@ -59,7 +61,7 @@ type BlindCounts struct {
 	RejectsMissed  int `json:"rejects_missed"`
 	RejectsInvalid int `json:"rejects_without_valid_must_fail"`
 	// RejectsNotJudged are rejects no named check caught whose named layer
-	// (L1/L2) did not run on this machine.
+	// (L1/L2) or scenario runs did not run on this machine.
 	RejectsNotJudged int `json:"rejects_not_judged_here"`
 	// FirstRound counts the first_round verdicts checks/blind.yaml records
 	// (the state before any adjudication), and Pending its entries still
@@ -137,8 +139,13 @@ func judgeReject(ctx context.Context, s *checks.Session, ev *eval.Evaluator, cc 
 			switch {
 			case l.Status == result.StatusFailed:
 				failed[name] = true
-			case l.Status == result.StatusSkipped && slices.Contains(mustFail, name):
-				rr.NotRun = append(rr.NotRun, name)
+			case l.Status == result.StatusSkipped:
+				// The layer itself, and at L2 every scenario run it holds.
+				for _, n := range mustFail {
+					if n == name || (l.Layer == result.LayerRuntime && strings.HasPrefix(n, scenario.CheckPrefix)) {
+						rr.NotRun = append(rr.NotRun, n)
+					}
+				}
 			}
 		}
 		for _, d := range l.Details {
@@ -161,7 +168,7 @@ func judgeReject(ctx context.Context, s *checks.Session, ev *eval.Evaluator, cc 
 	rr.Caught = len(rr.CaughtBy) > 0
 	if found && len(mustFail) > 0 && !rr.Caught {
 		if len(rr.NotRun) > 0 {
-			ps = append(ps, diag.Warnf(path, 0, 0, BlindRule, "rejected solution not judged here: the named layer %s did not run (no named check failed on it)", strings.Join(rr.NotRun, ", ")))
+			ps = append(ps, diag.Warnf(path, 0, 0, BlindRule, "rejected solution not judged here: %s did not run (no named check failed on it)", strings.Join(rr.NotRun, ", ")))
 			return rr, ps
 		}
 		if len(rr.FailedOther) > 0 {

@@ -90,10 +90,32 @@ func TestBlindSolutionsAreJudged(t *testing.T) {
 		"blind-4.c: rejected solution has no \"must_fail: <check>[, <check>]\" line in its first 40 lines",
 		"blind-5.c: must_fail names \"no_such_check\", which is not a check of this case",
 		"blind-5.c: rejected solution is caught for another reason: callback_does_not_block failed, not the named no_such_check",
-		"blind-6.c: rejected solution not judged here: the named layer L2 did not run (no named check failed on it)",
+		"blind-6.c: rejected solution not judged here: L2 did not run (no named check failed on it)",
 		"gpio-basic-001: case has 1 blind accepts and 6 blind rejects, want at least 2 and 3 (checks/accept/blind-<n>.<ext>, checks/reject/blind-<n>.<ext>)",
 	}, msgs)
 	assert.False(t, c.OK)
+}
+
+// TestScenarioRejectsNeedL2 validates a bundled case whose blind rejects are
+// caught only by scenario runs, without L2: they are not judged here (the
+// real-toolchain test judges them), neither caught nor missed.
+func TestScenarioRejectsNeedL2(t *testing.T) {
+	set, err := eval.ParseLayers("L0,L3,L4")
+	require.NoError(t, err)
+	rep, err := Run(context.Background(), Options{CasesDir: "../../cases", Layers: set, Filter: cases.Filter{IDs: []string{"ota-005"}}, RequireBlind: true})
+	require.NoError(t, err)
+	require.Len(t, rep.Cases, 1)
+	c := rep.Cases[0]
+	require.True(t, c.OK, "%v", c.Problems)
+	require.Len(t, c.Rejects, 3)
+	for _, r := range c.Rejects {
+		assert.False(t, r.Caught, r.File)
+		assert.NotEmpty(t, r.NotRun, r.File)
+		for _, n := range r.NotRun {
+			assert.True(t, strings.HasPrefix(n, "scenario_"), "%s: %s", r.File, n)
+		}
+	}
+	assert.Equal(t, 3, c.Blind.RejectsNotJudged)
 }
 
 func TestBlindRecord(t *testing.T) {

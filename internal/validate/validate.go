@@ -565,12 +565,14 @@ func quoteOrNone(s *string) string {
 	return fmt.Sprintf("%q", *s)
 }
 
-// checksRan reports whether both check layers gave a verdict on the reference,
-// so that the set of check names is complete.
+// checksRan reports whether both check layers gave a verdict on the reference
+// (or ran and report no checks at all), so that the set of check names is
+// complete.
 func checksRan(res result.EvalResult) bool {
 	for _, n := range []int{result.LayerStatic, result.LayerHeuristic} {
 		l, ok := res.Layer(n)
-		if !ok || (l.Status != result.StatusPassed && l.Status != result.StatusFailed) {
+		empty := ok && l.Status == result.StatusSkipped && l.Reason == eval.NoChecksReason
+		if !ok || (l.Status != result.StatusPassed && l.Status != result.StatusFailed && !empty) {
 			return false
 		}
 	}
