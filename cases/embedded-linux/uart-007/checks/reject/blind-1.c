@@ -1,0 +1,64 @@
+/* defect: when tcgetattr() fails (path is not a terminal) the function returns
+ *         -1 without closing the descriptor it just opened.
+ * breaks: "No descriptor may be left open after a failure."
+ * must_fail: descriptor_closed_on_every_failure, scenario_regular_file_not_tty, scenario_dev_null_not_tty
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "serial_open.h"
+
+static int speed_for(unsigned baud, speed_t *out)
+{
+    switch (baud) {
+    case 9600:   *out = B9600;   return 0;
+    case 19200:  *out = B19200;  return 0;
+    case 38400:  *out = B38400;  return 0;
+    case 57600:  *out = B57600;  return 0;
+    case 115200: *out = B115200; return 0;
+    case 230400: *out = B230400; return 0;
+    default:     return -1;
+    }
+}
+
+int serial_open(const char *path, unsigned baud)
+{
+    struct termios tio;
+    speed_t speed;
+    int fd, err;
+
+    if (speed_for(baud, &speed) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+
+    fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+
+    if (tcgetattr(fd, &tio) != 0)
+        return -1;
+
+    cfsetispeed(&tio, speed);
+    cfsetospeed(&tio, speed);
+
+    tio.c_cflag &= ~(CSIZE | PARENB | CSTOPB | CRTSCTS);
+    tio.c_cflag |= CS8 | CREAD | CLOCAL;
+    tio.c_iflag &= ~(IGNBRK | BRKINT | PARMRK | INPCK | ISTRIP |
+                     INLCR | IGNCR | ICRNL | IXON | IXOFF | IXANY);
+    tio.c_lflag &= ~(ICANON | ECHO | ECHONL | ISIG | IEXTEN);
+    tio.c_oflag &= ~OPOST;
+    tio.c_cc[VMIN] = 0;
+    tio.c_cc[VTIME] = 10;
+
+    if (tcsetattr(fd, TCSANOW, &tio) != 0 || tcflush(fd, TCIFLUSH) != 0) {
+        err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+
+    return fd;
+}
